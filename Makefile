@@ -1,0 +1,30 @@
+# Quick start targets: each creates (or reuses) .venv, installs the project, then runs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Pinned CPU build of torch for the install step; the package metadata keeps a range.
+TORCH_PIN := torch==2.13.0
+
+.PHONY: run test bench install clean
+
+$(BIN)/cardsim: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q $(TORCH_PIN)
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(BIN)/cardsim
+
+run: install
+	$(BIN)/cardsim simulate debertz --hands 1000000
+
+test: install
+	$(BIN)/python -m pytest tests
+
+bench: install
+	$(BIN)/cardsim bench debertz --players 4 --teams --hands 4000000 --threads 2
+
+clean:
+	rm -rf $(VENV) *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

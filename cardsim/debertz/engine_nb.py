@@ -1,0 +1,611 @@
+"""The Debertz engine: kernels over one game's state row (layout.py), rules/debertz.md.
+
+Every kernel takes ``st`` (one row of the batch, an int64 vector) and ``R`` (the packed rules),
+so a batch loop, a search agent and the Python layer all run the same code. Kernels do not
+check their input: ``cardsim.debertz.game`` validates actions before calling ``step``.
+"""
+
+import numpy as np
+from numba import njit
+
+from cardsim import rng_nb
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.debertz import actions as A
+from cardsim.debertz import layout as L
+from cardsim.debertz.melds_nb import KIND_DEBERTZ, key_kind, meld_summary
+from cardsim.debertz.tables import (LAST_TRICK_BONUS, PLAIN_POINTS_BYTE, PLAIN_STRENGTH,
+                                    TRUMP_HIGHER, TRUMP_POINTS_BYTE, TRUMP_STRENGTH)
+
+SEVENS = (1 << 0) | (1 << 8) | (1 << 16) | (1 << 24)  # the four sevens (rank 0 of each suit)
+CARD_MASK_BITS = (1 << 32) - 1
+BELLA_RANKS = (1 << 5) | (1 << 6)  # Q and K
+GAME_STREAM_KEY = 1 << 40           # stream key of game-level draws (first dealer)
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def side_of(seat, R):
+    """Scoring side of a seat: its team (seat % 2) in team play, else the seat (D1)."""
+    if R[L.R_TEAMS]:
+        return seat % 2
+    return seat
+
+
+@njit(cache=True, inline="always")
+def tricks_per_round(R):
+    """8 tricks with 4 players, 9 with 2 or 3 (D12)."""
+    return 8 if R[L.R_PLAYERS] == 4 else 9
+
+
+@njit(cache=True)
+def mask_points(mask, trump):
+    """Card points (D2) of a card mask for the given trump suit."""
+    total = 0
+    for s in range(4):
+        b = (mask >> (s * 8)) & 0xFF
+        if s == trump:
+            total += TRUMP_POINTS_BYTE[b]
+        else:
+            total += PLAIN_POINTS_BYTE[b]
+    return total
+
+
+@njit(cache=True, inline="always")
+def card_rank_value(card, led, trump):
+    """Strength of a card in a trick led with suit ``led``: trumps 16+, led suit 0-7, else -1."""
+    s = card >> 3
+    r = card & 7
+    if s == trump:
+        return 16 + TRUMP_STRENGTH[r]
+    if s == led:
+        return PLAIN_STRENGTH[r]
+    return -1
+
+
+@njit(cache=True)
+def trick_leader_index(st, R):
+    """Position (0..len-1) of the card currently winning the trick (D8 last item)."""
+    trump = st[L.TRUMP]
+    led = st[L.TRICK] >> 3
+    best = 0
+    best_v = card_rank_value(st[L.TRICK], led, trump)
+    for k in range(1, st[L.TRICK_LEN]):
+        v = card_rank_value(st[L.TRICK + k], led, trump)
+        if v > best_v:
+            best_v = v
+            best = k
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# starting games and deals (D1, D3)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_game(st, R, seed, game_id):
+    """Reset ``st`` to the start of a game and deal its first deal."""
+    st[:] = 0
+    st[L.SEED] = seed
+    st[L.GAME_ID] = game_id
+    n = R[L.R_PLAYERS]
+    if R[L.R_FIRST_DEALER] >= 0:
+        st[L.DEALER] = R[L.R_FIRST_DEALER]
+    else:  # D1: drawn from the game's seeded generator
+        _, st[L.DEALER] = rng_nb.below_scalar(rng_nb.stream(seed, game_id, GAME_STREAM_KEY), n)
+    st[L.WINNER] = -1
+    deal_from_seed(st, R)
+
+
+@njit(cache=True)
+def deal_from_seed(st, R):
+    """Deal the current deal (dealer and deal_no already set) from the seeded generator:
+    the deck order comes from (seed, game, deal number) alone."""
+    clear_deal(st)
+    deck = st[L.DECK:L.DECK + 32]
+    for c in range(32):
+        deck[c] = c
+    rng_nb.shuffle_cards(rng_nb.stream(st[L.SEED], st[L.GAME_ID], st[L.DEAL_NO]), deck)
+    deal_current_deck(st, R)
+
+
+@njit(cache=True)
+def deal_from_deck(st, R, deck):
+    """Deal from a given deck order (any permutation of the 32 cards)."""
+    clear_deal(st)
+    for k in range(32):
+        st[L.DECK + k] = deck[k]
+    deal_current_deck(st, R)
+
+
+@njit(cache=True)
+def clear_deal(st):
+    """Reset every per-deal field (scores, pot and byte counts are kept)."""
+    for f in range(L.DECK, L.SCORES):
+        st[f] = 0
+    for f in range(L.SCORES_BEFORE, L.STATE_WIDTH):
+        st[f] = 0
+    st[L.TURNUP_RECEIVER] = -1
+    st[L.TRUMP] = -1
+    st[L.BIDDER] = -1
+    st[L.SWAP_SEAT] = -1
+    st[L.MELD_WINNER] = -1
+    st[L.BELLA_SEAT] = -1
+    st[L.WINNER] = -1
+    st[L.NEXT_DEALER] = -1
+
+
+@njit(cache=True)
+def deal_current_deck(st, R):
+    """Deal the deck order held in the state: seat s gets deck[6s:6s+6], deck[6n] is the
+    turn-up, the rest is the stock, dealt after bidding in order from the dealer (D3)."""
+    n = R[L.R_PLAYERS]
+    for s in range(4):
+        st[L.SCORES_BEFORE + s] = st[L.SCORES + s]
+        st[L.BYTE_COUNTS_BEFORE + s] = st[L.BYTE_COUNTS + s]
+    st[L.POT_BEFORE] = st[L.POT]
+    for s in range(n):
+        m = 0
+        for k in range(6):
+            m |= 1 << st[L.DECK + 6 * s + k]
+        st[L.DEALT + s] = m
+        st[L.HANDS + s] = m
+    st[L.TURNUP] = st[L.DECK + 6 * n]
+    st[L.STOCK_POS] = 6 * n + 1
+    # D3.2: four sevens in one hand void the deal; the same dealer deals again.
+    for s in range(n):
+        if (st[L.DEALT + s] & SEVENS) == SEVENS:
+            st[L.VOID] = L.VOID_FOUR_SEVENS
+            end_void(st, R, st[L.DEALER])
+            return
+    st[L.PHASE] = L.PH_BID1
+    st[L.TURN] = (st[L.DEALER] + 1) % n
+
+
+@njit(cache=True)
+def end_void(st, R, next_dealer):
+    """A void deal (D3.2, D4): no score changes."""
+    st[L.END] = L.END_VOID
+    st[L.TURN] = -1
+    st[L.NEXT_DEALER] = next_dealer
+    st[L.PHASE] = L.PH_DEAL_END
+
+
+@njit(cache=True)
+def next_deal(st, R):
+    """Start the next deal of a game whose last deal has ended (phase PH_DEAL_END)."""
+    st[L.DEALER] = st[L.NEXT_DEALER]
+    st[L.DEAL_NO] += 1
+    deal_from_seed(st, R)
+
+
+# ---------------------------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def legal_cards(st, R):
+    """Mask of the cards the seat to act may play (D8)."""
+    seat = st[L.TURN]
+    hand = st[L.HANDS + seat]
+    n_in_trick = st[L.TRICK_LEN]
+    if n_in_trick == 0:
+        return hand
+    trump = st[L.TRUMP]
+    led = st[L.TRICK] >> 3
+    follow = hand & (0xFF << (led * 8))
+    # the highest trump in the trick so far (rank), -1 if none
+    best_trump_rank = -1
+    best_strength = -1
+    for k in range(n_in_trick):
+        c = st[L.TRICK + k]
+        if (c >> 3) == trump and TRUMP_STRENGTH[c & 7] > best_strength:
+            best_strength = TRUMP_STRENGTH[c & 7]
+            best_trump_rank = c & 7
+    if follow != 0:
+        if led == trump:  # D8.3: overtrump on a trump lead if able
+            higher = follow & (TRUMP_HIGHER[best_trump_rank] << (trump * 8))
+            if higher != 0:
+                return higher
+        return follow  # D8.1
+    trumps = hand & (0xFF << (trump * 8))
+    if trumps == 0:
+        return hand  # D8.6
+    if R[L.R_PARTNER_EXEMPTION] and R[L.R_TEAMS]:
+        # D8.5: the partner wins the trick (a plain lead here, since we cannot follow)
+        winner_seat = (st[L.LEADER] + trick_leader_index(st, R)) % 4
+        if winner_seat != seat and (winner_seat - seat) % 2 == 0:
+            return hand
+    if R[L.R_OVERTRUMP_ON_RUFF] and best_trump_rank >= 0:  # D8.4
+        higher = trumps & (TRUMP_HIGHER[best_trump_rank] << (trump * 8))
+        if higher != 0:
+            return higher
+    return trumps  # D8.2
+
+
+@njit(cache=True)
+def legal_mask(st, R):
+    """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
+    ph = st[L.PHASE]
+    if ph == L.PH_PLAY:
+        return legal_cards(st, R)
+    if ph == L.PH_BID1:
+        return (1 << A.PASS) | (1 << A.PLAY)
+    if ph == L.PH_BID2:
+        turnup_suit = st[L.TURNUP] >> 3
+        m = 0
+        for s in range(4):
+            if s != turnup_suit:
+                m |= 1 << (A.NAME_SUIT + s)
+        # D4: with an obligation the dealer may not pass the second time round.
+        if not (R[L.R_OBLIGATORY] and st[L.TURN] == st[L.DEALER]):
+            m |= 1 << A.PASS
+        return m
+    if ph == L.PH_SWAP:
+        return (1 << A.SWAP) | (1 << A.KEEP)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# stepping
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def step(st, R, action):
+    """Apply a legal ``action`` of the seat to act."""
+    ph = st[L.PHASE]
+    if ph == L.PH_PLAY:
+        play_card(st, R, action)
+    elif ph == L.PH_BID1 or ph == L.PH_BID2:
+        bid(st, R, action)
+    elif ph == L.PH_SWAP:
+        if action == A.SWAP:  # D5
+            seat = st[L.TURN]
+            seven = 1 << (st[L.TRUMP] * 8)
+            up = 1 << st[L.TURNUP]
+            st[L.HANDS + seat] = (st[L.HANDS + seat] & ~seven) | up
+            st[L.DEAD] = (st[L.DEAD] & ~up) | seven
+            st[L.SWAP_SEAT] = seat
+        start_play(st, R)
+
+
+@njit(cache=True)
+def bid(st, R, action):
+    """D4: one bid of the seat to act."""
+    n = R[L.R_PLAYERS]
+    seat = st[L.TURN]
+    st[L.BIDS + st[L.N_BIDS]] = action
+    st[L.N_BIDS] += 1
+    if action == A.PLAY:
+        finish_bidding(st, R, seat, st[L.TURNUP] >> 3)
+    elif action != A.PASS:
+        finish_bidding(st, R, seat, action - A.NAME_SUIT)
+    elif seat != st[L.DEALER]:
+        st[L.TURN] = (seat + 1) % n
+    elif st[L.PHASE] == L.PH_BID1:
+        st[L.PHASE] = L.PH_BID2
+        st[L.TURN] = (seat + 1) % n
+    else:  # everybody passed twice without an obligation: void, next dealer (D4, D10)
+        st[L.VOID] = L.VOID_ALL_PASSED
+        end_void(st, R, (st[L.DEALER] + 1) % n)
+
+
+@njit(cache=True)
+def finish_bidding(st, R, bidder, trump):
+    """Trump is chosen: deal the extra cards (D3.3), offer the seven swap (D5) or start play."""
+    n = R[L.R_PLAYERS]
+    round1 = st[L.PHASE] == L.PH_BID1
+    st[L.BIDDER] = bidder
+    st[L.TRUMP] = trump
+    pos = st[L.STOCK_POS]
+    dealer = st[L.DEALER]
+    receiver = -1
+    if n == 4:
+        receiver = dealer if R[L.R_TURNUP_TO_DEALER] else bidder
+        st[L.TURNUP_RECEIVER] = receiver
+    for k in range(1, n + 1):
+        seat = (dealer + k) % n
+        if n < 4:
+            count = 3
+        elif seat == receiver:
+            count = 1
+        else:
+            count = 2
+        m = 0
+        for j in range(count):
+            m |= 1 << st[L.DECK + pos + j]
+        pos += count
+        if seat == receiver:
+            m |= 1 << st[L.TURNUP]
+        st[L.EXTRA + seat] = m
+        st[L.HANDS + seat] |= m
+    st[L.STOCK_POS] = pos
+    if n < 4:
+        dead = 1 << st[L.TURNUP]
+        for k in range(pos, 32):
+            dead |= 1 << st[L.DECK + k]
+        st[L.DEAD] = dead
+        seven = 1 << (trump * 8)
+        if R[L.R_SEVEN_SWAP] and round1:
+            for s in range(n):
+                if st[L.HANDS + s] & seven:
+                    st[L.PHASE] = L.PH_SWAP
+                    st[L.TURN] = s
+                    return
+    start_play(st, R)
+
+
+@njit(cache=True)
+def start_play(st, R):
+    """Melds (D6), bella (D7), a debertz ending the game (D6.5, D11), then the first lead."""
+    n = R[L.R_PLAYERS]
+    trump = st[L.TRUMP]
+    dealer = st[L.DEALER]
+    best_key = 0
+    winner = -1
+    for k in range(1, n + 1):  # in order from the dealer: the earlier wins a full tie (D6.2)
+        seat = (dealer + k) % n
+        hand = st[L.HANDS + seat]
+        st[L.PLAY_HANDS + seat] = hand
+        key, pts, kind = meld_summary(hand, trump, R[L.R_DEBERTZ_TRUMP_ONLY],
+                                      R[L.R_TRUMP_MELD_WINS_TIE])
+        st[L.BEST_MELD + seat] = key
+        st[L.SEQ_POINTS + seat] = pts
+        if key > best_key:
+            best_key = key
+            winner = seat
+        bella = BELLA_RANKS << (trump * 8)
+        if (hand & bella) == bella:
+            st[L.BELLA_SEAT] = seat
+    st[L.MELD_WINNER] = winner
+    if winner >= 0 and key_kind(best_key) == KIND_DEBERTZ:
+        # D6.5 / D11: shown before the lead, not played, nobody records, the holder wins.
+        st[L.END] = L.END_DEBERTZ
+        st[L.GAME_OVER] = 1
+        st[L.WINNER] = side_of(winner, R)
+        st[L.TURN] = -1
+        st[L.NEXT_DEALER] = -1
+        st[L.PHASE] = L.PH_GAME_OVER
+        return
+    lead = (dealer + 1) % n if R[L.R_LEAD_AFTER_DEALER] else st[L.BIDDER]  # D8
+    st[L.LEADER] = lead
+    st[L.TURN] = lead
+    st[L.PHASE] = L.PH_PLAY
+
+
+@njit(cache=True)
+def play_card(st, R, card):
+    """D7, D8: the seat to act plays ``card``; completes tricks and the round."""
+    n = R[L.R_PLAYERS]
+    seat = st[L.TURN]
+    bit = 1 << card
+    st[L.HANDS + seat] &= ~bit
+    st[L.PLAYED] |= bit
+    st[L.TRICK + st[L.TRICK_LEN]] = card
+    st[L.TRICK_LEN] += 1
+    st[L.PLAYS + st[L.N_PLAYS]] = seat * 32 + card
+    st[L.N_PLAYS] += 1
+    trump = st[L.TRUMP]
+    if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and (card >> 3) == trump:
+        r = card & 7
+        if r == 5 or r == 6:  # D7: announced with the first (or only the second) of K, Q
+            other = 1 << (trump * 8 + (11 - r))
+            if R[L.R_BELLA_ANY_CARD] or (st[L.HANDS + seat] & other) == 0:
+                st[L.BELLA_SHOWN] = 1
+    if st[L.TRICK_LEN] < n:
+        st[L.TURN] = (seat + 1) % n
+        return
+    # the trick is complete (D8 last item)
+    w = (st[L.LEADER] + trick_leader_index(st, R)) % n
+    tmask = 0
+    for k in range(n):
+        tmask |= 1 << st[L.TRICK + k]
+    st[L.WON_POINTS + w] += mask_points(tmask, trump)
+    st[L.TRICKS_WON + w] += 1
+    st[L.TRICK_WINNERS + st[L.TRICK_NO]] = w
+    st[L.TRICK_NO] += 1
+    st[L.TRICK_LEN] = 0
+    st[L.LEADER] = w
+    st[L.TURN] = w
+    if st[L.TRICK_NO] == tricks_per_round(R):
+        score_round(st, R, w)
+    elif R[L.R_END_POINTS]:
+        check_points_end(st, R, side_of(w, R))
+
+
+# ---------------------------------------------------------------------------------------------
+# scoring (D9, D10, D11)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def side_tricks(st, R, side):
+    """Tricks taken by a side."""
+    t = 0
+    for s in range(R[L.R_PLAYERS]):
+        if side_of(s, R) == side:
+            t += st[L.TRICKS_WON + s]
+    return t
+
+
+@njit(cache=True)
+def points_so_far(st, R, side, bella_unshown_counts):
+    """Cards of a side's tricks, plus its sequences and bella once it has a trick (D9.1, D11)."""
+    n = R[L.R_PLAYERS]
+    pts = 0
+    for s in range(n):
+        if side_of(s, R) == side:
+            pts += st[L.WON_POINTS + s]
+    if side_tricks(st, R, side) == 0:
+        return pts  # D6.4, D7: sequences and bella need a trick
+    mw = st[L.MELD_WINNER]
+    if mw >= 0 and side_of(mw, R) == side:  # D6.3: the winner's side scores all its sequences
+        for s in range(n):
+            if side_of(s, R) == side:
+                pts += st[L.SEQ_POINTS + s]
+    b = st[L.BELLA_SEAT]
+    if b >= 0 and side_of(b, R) == side and (st[L.BELLA_SHOWN] or bella_unshown_counts):
+        pts += 20
+    return pts
+
+
+@njit(cache=True, inline="always")
+def side_in_order(st, R, j):
+    """The j-th side in order from the dealer (D1): dealer+1's side first.
+
+    Sides are seats, or teams seat % 2; either way the j-th is (dealer + 1 + j) % sides."""
+    return (st[L.DEALER] + 1 + j) % R[L.R_SIDES]
+
+
+@njit(cache=True)
+def score_round(st, R, last_winner):
+    """D9: round points, byte / hanging byte / pot, penalties; then D10 and D11."""
+    nsides = R[L.R_SIDES]
+    RP = L.ROUND_POINTS
+    REC = L.RECORDED
+    for side in range(nsides):
+        st[RP + side] = points_so_far(st, R, side, True)  # played out: bella was announced
+    st[RP + side_of(last_winner, R)] += LAST_TRICK_BONUS
+    for side in range(nsides):
+        st[REC + side] = st[RP + side]
+    bside = side_of(st[L.BIDDER], R)
+    bidder_points = st[RP + bside]
+    top_opp = -1
+    n_top = 0
+    for side in range(nsides):
+        if side != bside:
+            if st[RP + side] > top_opp:
+                top_opp = st[RP + side]
+                n_top = 1
+            elif st[RP + side] == top_opp:
+                n_top += 1
+    byte = L.BYTE_NONE
+    if top_opp > bidder_points:  # D9.2 byte: the bidder's points go to the best opponent(s)
+        byte = L.BYTE_BYTE
+        st[REC + bside] = 0
+        share = bidder_points // n_top
+        rest = bidder_points - share * n_top
+        for j in range(nsides):
+            side = side_in_order(st, R, j)
+            if side != bside and st[RP + side] == top_opp:
+                st[REC + side] += share
+                if rest > 0:  # the remainder, one point each in order from the dealer
+                    st[REC + side] += 1
+                    rest -= 1
+        st[L.BYTE_COUNTS + bside] += 1
+        if R[L.R_BYTE_PENALTY] > 0 and st[L.BYTE_COUNTS + bside] % 3 == 0:  # D9.3
+            st[REC + bside] -= R[L.R_BYTE_PENALTY]
+    elif top_opp == bidder_points:  # hanging byte: the bidder's points wait in the pot
+        byte = L.BYTE_HANGING
+        st[REC + bside] = 0
+    # D9.2: an earlier pot goes to this round's unique top scorer, if there is one.
+    top = -1
+    n_at_top = 0
+    top_side = -1
+    for side in range(nsides):
+        if st[RP + side] > top:
+            top = st[RP + side]
+            n_at_top = 1
+            top_side = side
+        elif st[RP + side] == top:
+            n_at_top += 1
+    if n_at_top == 1 and st[L.POT] > 0:
+        st[REC + top_side] += st[L.POT]
+        st[L.POT] = 0
+    if byte == L.BYTE_HANGING:
+        st[L.POT] += bidder_points
+    if R[L.R_NO_TRICK_PENALTY] > 0:  # D9.4
+        for side in range(nsides):
+            if side_tricks(st, R, side) == 0:
+                st[REC + side] -= R[L.R_NO_TRICK_PENALTY]
+    for side in range(nsides):
+        st[L.SCORES + side] += st[REC + side]
+    st[L.BYTE] = byte
+    st[L.END] = L.END_PLAYED_OUT
+    st[L.TURN] = -1
+    st[L.NEXT_DEALER] = choose_next_dealer(st, R)
+    check_round_end(st, R, bside)
+
+
+@njit(cache=True)
+def choose_next_dealer(st, R):
+    """D10: clockwise, or the side with the unique most recorded points (its member first in
+    order from the dealer in team play); ties fall back to clockwise."""
+    n = R[L.R_PLAYERS]
+    clockwise = (st[L.DEALER] + 1) % n
+    if not R[L.R_ROTATE_TO_WINNER]:
+        return clockwise
+    best = 0
+    count = 0
+    best_side = -1
+    for side in range(R[L.R_SIDES]):
+        v = st[L.RECORDED + side]
+        if count == 0 or v > best:
+            best = v
+            best_side = side
+            count = 1
+        elif v == best:
+            count += 1
+    if count != 1:
+        return clockwise
+    for j in range(1, n + 1):
+        seat = (st[L.DEALER] + j) % n
+        if side_of(seat, R) == best_side:
+            return seat
+    return clockwise
+
+
+@njit(cache=True)
+def check_round_end(st, R, bside):
+    """D11 "round" rule: once someone reached the target, the highest total wins; ties go to
+    the bidder's side, else to the side first in order from the dealer."""
+    nsides = R[L.R_SIDES]
+    reached = False
+    best = 0
+    for side in range(nsides):
+        v = st[L.SCORES + side]
+        if v >= R[L.R_TARGET]:
+            reached = True
+        if side == 0 or v > best:
+            best = v
+    if not reached:
+        st[L.PHASE] = L.PH_DEAL_END
+        return
+    winner = bside
+    if st[L.SCORES + bside] != best:
+        for j in range(nsides):
+            side = side_in_order(st, R, j)
+            if st[L.SCORES + side] == best:
+                winner = side
+                break
+    finish_game(st, winner)
+
+
+@njit(cache=True)
+def finish_game(st, winner):
+    st[L.GAME_OVER] = 1
+    st[L.WINNER] = winner
+    st[L.TURN] = -1
+    st[L.NEXT_DEALER] = -1
+    st[L.PHASE] = L.PH_GAME_OVER
+
+
+@njit(cache=True)
+def check_points_end(st, R, side):
+    """D11 "points" rule, after ``side`` took a trick that is not the last one."""
+    if st[L.SCORES + side] + points_so_far(st, R, side, False) < R[L.R_TARGET]:
+        return
+    unshown = R[L.R_UNPLAYED_BELLA_COUNTS] != 0
+    for s in range(R[L.R_SIDES]):
+        pts = points_so_far(st, R, s, unshown)
+        st[L.ROUND_POINTS + s] = pts
+        st[L.RECORDED + s] = pts
+        st[L.SCORES + s] += pts
+    st[L.END] = L.END_POINTS
+    finish_game(st, side)
+
+
+# ---------------------------------------------------------------------------------------------
+# copying
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def copy_state(src, dst):
+    """Copy one game state row into another (search agents branch this way)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]

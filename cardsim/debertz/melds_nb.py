@@ -1,0 +1,91 @@
+"""Sequences (D6): finding the runs of a hand and ranking them.
+
+A run is a maximal set of consecutive ranks of one suit in the natural order A K Q J 10 9 8 7,
+which is the bit order of a Debertz suit byte. Its kind is terz (3), fifty (4-6) or debertz
+(7-8; a fifty instead when ``debertz_trump_only`` and the suit is not trump).
+
+A seat's highest sequence is summarised as a comparison key, larger = higher (D6.2):
+``kind << 5 | top << 1 | trump_tiebreak`` plus 1, 0 when the seat has no sequence.
+"""
+
+import numpy as np
+from numba import njit
+
+KIND_NONE, KIND_TERZ, KIND_FIFTY, KIND_DEBERTZ = 0, 1, 2, 3
+KIND_NAMES = (None, "terz", "fifty", "debertz")
+KIND_POINTS = np.array([0, 20, 50, 0], dtype=np.int64)  # a debertz wins the game instead (D6.5)
+
+
+@njit(cache=True)
+def run_kind(length, suit, trump, debertz_trump_only):
+    """Kind of a run of ``length`` cards in ``suit`` (D6 table, D6.5 convention)."""
+    if length >= 7:
+        if debertz_trump_only and suit != trump:
+            return KIND_FIFTY
+        return KIND_DEBERTZ
+    if length >= 4:
+        return KIND_FIFTY
+    if length == 3:
+        return KIND_TERZ
+    return KIND_NONE
+
+
+@njit(cache=True)
+def list_runs(hand, out):
+    """Write the runs of 3+ cards of ``hand`` into ``out[k] = (suit, top rank, length)``.
+
+    Returns how many runs were written (at most 4 with 9 cards, so ``out`` has 4 rows).
+    """
+    n = 0
+    for suit in range(4):
+        b = (hand >> (suit * 8)) & 0xFF
+        rank = 0
+        while rank < 8:
+            if b >> rank & 1:
+                start = rank
+                while rank < 8 and (b >> rank & 1):
+                    rank += 1
+                length = rank - start
+                if length >= 3:
+                    out[n, 0] = suit
+                    out[n, 1] = rank - 1
+                    out[n, 2] = length
+                    n += 1
+            else:
+                rank += 1
+    return n
+
+
+@njit(cache=True)
+def meld_summary(hand, trump, debertz_trump_only, trump_wins_tie):
+    """(key of the highest sequence, points of all sequences, kind of the highest) of a hand."""
+    best = 0
+    best_kind = KIND_NONE
+    points = 0
+    for suit in range(4):
+        b = (hand >> (suit * 8)) & 0xFF
+        rank = 0
+        while rank < 8:
+            if (b >> rank & 1) == 0:
+                rank += 1
+                continue
+            start = rank
+            while rank < 8 and (b >> rank & 1):
+                rank += 1
+            kind = run_kind(rank - start, suit, trump, debertz_trump_only)
+            if kind != KIND_NONE:
+                points += KIND_POINTS[kind]
+                tie = 1 if (trump_wins_tie and suit == trump) else 0
+                key = ((kind << 5) | ((rank - 1) << 1) | tie) + 1
+                if key > best:
+                    best = key
+                    best_kind = kind
+    return best, points, best_kind
+
+
+@njit(cache=True, inline="always")
+def key_kind(key):
+    """Kind of the sequence a comparison key stands for."""
+    if key == 0:
+        return KIND_NONE
+    return (key - 1) >> 5

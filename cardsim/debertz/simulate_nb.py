@@ -1,0 +1,136 @@
+"""Compiled random-play loops over many Debertz games (the simulation fast path).
+
+Each game ``g`` of a run is fixed by (seed, g): its deals come from the engine's seeded
+streams and its random decisions from ``rng_nb.stream(seed, g, POLICY_KEY)``, so results are
+the same for any block size and thread count (statistics are integer sums).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from cardsim import rng_nb
+from cardsim.bits_nb import nth_bit, popcount
+from cardsim.debertz import layout as L
+from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
+from cardsim.debertz.melds_nb import key_kind
+
+POLICY_KEY = 1 << 41
+
+# Columns of the statistics array (one row per block, summed at the end).
+S_DEALS = 0            # deals, void ones included
+S_PLAYED = 1           # deals that reached scoring (played out or ended on points)
+S_VOID = 2             # void deals (four sevens, all passed)
+S_GAMES = 3            # games finished
+S_BYTE = 4             # bytes
+S_HANGING = 5          # hanging bytes
+S_TERZ = 6             # played deals whose highest sequence is a terz
+S_FIFTY = 7            # ... a fifty
+S_DEBERTZ = 8          # deals ended by a debertz
+S_BELLA = 9            # played deals with a bella held
+S_DECISIONS = 10       # decisions taken
+S_POINTS_END = 11      # games ended in mid-deal (end_mode points)
+S_BIDDER_POINTS = 12   # sum of the bidder side's round points
+S_RP = 13              # 4 columns: sum of round points per side
+S_WINS = 17            # 4 columns: games won per side
+NUM_STATS = 21
+
+
+@njit(cache=True, inline="always")
+def random_action(mask, rng, i):
+    """A uniformly random set bit of ``mask`` from generator ``rng[i]``."""
+    return nth_bit(mask, rng_nb.below(rng, i, popcount(mask)))
+
+
+@njit(cache=True)
+def record_deal_stats(st, R, stats):
+    """Add the deal that just ended in ``st`` to a statistics row."""
+    stats[S_DEALS] += 1
+    end = st[L.END]
+    if end == L.END_VOID:
+        stats[S_VOID] += 1
+    elif end == L.END_DEBERTZ:
+        stats[S_DEBERTZ] += 1
+    else:
+        stats[S_PLAYED] += 1
+        if st[L.BYTE] == L.BYTE_BYTE:
+            stats[S_BYTE] += 1
+        elif st[L.BYTE] == L.BYTE_HANGING:
+            stats[S_HANGING] += 1
+        mw = st[L.MELD_WINNER]
+        if mw >= 0:
+            kind = key_kind(st[L.BEST_MELD + mw])
+            if kind == 1:
+                stats[S_TERZ] += 1
+            elif kind == 2:
+                stats[S_FIFTY] += 1
+        if st[L.BELLA_SEAT] >= 0:
+            stats[S_BELLA] += 1
+        if end == L.END_POINTS:
+            stats[S_POINTS_END] += 1
+        for side in range(R[L.R_SIDES]):
+            stats[S_RP + side] += st[L.ROUND_POINTS + side]
+        bidder = st[L.BIDDER]
+        bside = bidder % 2 if R[L.R_TEAMS] else bidder
+        stats[S_BIDDER_POINTS] += st[L.ROUND_POINTS + bside]
+    if st[L.GAME_OVER]:
+        stats[S_GAMES] += 1
+        stats[S_WINS + st[L.WINNER]] += 1
+
+
+@njit(cache=True)
+def play_random_until_deal_end(st, R, rng, i):
+    """Random legal decisions until the current deal ends; returns the decisions taken."""
+    taken = 0
+    while st[L.PHASE] < L.PH_DEAL_END:
+        step(st, R, random_action(legal_mask(st, R), rng, i))
+        taken += 1
+    return taken
+
+
+@njit(cache=True, parallel=True)
+def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
+    """Play ``n_items`` deals (each a fresh game) or whole games with random decisions.
+
+    Returns the statistics array summed over blocks (columns S_*).
+    """
+    stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        row = stats[b]
+        lo = b * per_block
+        hi = min(n_items, lo + per_block)
+        for item in range(lo, hi):
+            game = first_game + item
+            rng[0] = rng_nb.stream(seed, game, POLICY_KEY)
+            init_game(st, R, seed, game)
+            while True:
+                row[S_DECISIONS] += play_random_until_deal_end(st, R, rng, 0)
+                record_deal_stats(st, R, row)
+                if st[L.PHASE] == L.PH_GAME_OVER or not whole_games:
+                    break
+                next_deal(st, R)
+    return stats.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def batch_random_deal(S, R, rng):
+    """Every game of batch ``S`` still running plays its current deal to the end at random."""
+    for i in prange(S.shape[0]):
+        play_random_until_deal_end(S[i], R, rng, i)
+
+
+@njit(cache=True, parallel=True)
+def batch_init(S, R, seed, first_game):
+    """Start game ``first_game + i`` in row i of ``S``."""
+    for i in prange(S.shape[0]):
+        init_game(S[i], R, seed, first_game + i)
+
+
+@njit(cache=True, parallel=True)
+def batch_next_deal(S, R):
+    """Rows at a deal end (not game over) start their next deal."""
+    for i in prange(S.shape[0]):
+        if S[i, L.PHASE] == L.PH_DEAL_END:
+            next_deal(S[i], R)

@@ -1,0 +1,68 @@
+"""Seeded chance for the kernels (DESIGN.md §2: chance is explicit and seeded).
+
+Generators are SplitMix64 streams held in a ``uint64`` state. Every stream is derived from a
+(seed, key...) tuple by hashing, never from a running global generator, so the deal that game
+``g`` gets at deal ``d`` is the same whatever the batch size, thread count or agents.
+"""
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S30 = np.uint64(30)
+S27 = np.uint64(27)
+S31 = np.uint64(31)
+S32 = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """The SplitMix64 finaliser: a bijective hash of a uint64."""
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
+def stream(seed, key1, key2):
+    """Initial state of the stream for (seed, key1, key2); all non-negative ints."""
+    z = mix64(np.uint64(seed) + GOLDEN)
+    z = mix64(z ^ (np.uint64(key1) * GOLDEN + np.uint64(0x632BE59BD9B4E019)))
+    return mix64(z ^ (np.uint64(key2) * MIX1 + np.uint64(0x8CB92BA72F3D8DD7)))
+
+
+@njit(cache=True, inline="always")
+def next_u64(state_arr, i):
+    """Advance generator ``state_arr[i]`` (uint64 array) and return 64 random bits."""
+    s = state_arr[i] + GOLDEN
+    state_arr[i] = s
+    return mix64(s)
+
+
+@njit(cache=True, inline="always")
+def below(state_arr, i, n):
+    """A uniform integer in [0, n) for 1 <= n < 2**32 (multiply-shift, bias below 2**-32 * n)."""
+    r = next_u64(state_arr, i) >> S32
+    return np.int64((r * np.uint64(n)) >> S32)
+
+
+@njit(cache=True, inline="always")
+def below_scalar(state, n):
+    """Scalar form of ``below`` for a generator held in a local: returns (new state, value)."""
+    state = state + GOLDEN
+    r = mix64(state) >> S32
+    return state, np.int64((r * np.uint64(n)) >> S32)
+
+
+@njit(cache=True)
+def shuffle_cards(state, cards):
+    """Fisher-Yates shuffle of the int array ``cards`` in place from generator state ``state``;
+    returns the advanced state."""
+    for k in range(cards.shape[0] - 1, 0, -1):
+        state, j = below_scalar(state, k + 1)
+        t = cards[k]
+        cards[k] = cards[j]
+        cards[j] = t
+    return state

@@ -1,0 +1,114 @@
+"""What every game's rules config shares: validation with clear errors, packing, a stable hash.
+
+A game's rules class is a frozen dataclass whose fields are the conventions of its rules file.
+Each field declares what it allows in ``metadata["allowed"]``: a tuple of values, or a
+callable that says whether a value is allowed plus ``metadata["describe"]`` for the message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from typing import Any, Mapping
+
+from cardsim.errors import InvalidConfigError
+
+
+def convention(default, allowed, describe: str | None = None, doc: str = ""):
+    """A rules field: its default, what values it allows, and a one-line description."""
+    return dataclasses.field(default=default,
+                             metadata={"allowed": allowed, "describe": describe, "doc": doc})
+
+
+def _allowed_text(f: dataclasses.Field) -> str:
+    allowed = f.metadata["allowed"]
+    if callable(allowed):
+        return f.metadata["describe"]
+    return ", ".join(json.dumps(a) for a in allowed)
+
+
+def _is_allowed(f: dataclasses.Field, value) -> bool:
+    allowed = f.metadata["allowed"]
+    if callable(allowed):
+        return allowed(value)
+    # bool is an int subclass: 1 must not pass for true, nor True for 1.
+    return any(type(value) is type(a) and value == a for a in allowed)
+
+
+class RulesBase:
+    """Mixin for frozen rules dataclasses: validation, parsing of overrides, hashing."""
+
+    GAME: str = ""
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if not _is_allowed(f, value):
+                raise InvalidConfigError(
+                    f"{self.GAME} rule {f.name!r} has invalid value {value!r}; "
+                    f"allowed: {_allowed_text(f)}")
+        self._check_combination()
+
+    def _check_combination(self) -> None:
+        """Checks between fields; subclasses override."""
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]):
+        """Rules from a mapping of conventions; unknown names are an error naming them."""
+        names = cls.field_names()
+        unknown = [k for k in values if k not in names]
+        if unknown:
+            raise InvalidConfigError(
+                f"unknown {cls.GAME} rule {unknown[0]!r}; known rules: {', '.join(names)}")
+        return cls(**dict(values))
+
+    @classmethod
+    def parse_value(cls, name: str, text: str):
+        """Convert the text of a command-line override ``NAME=VALUE`` to the field's type."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        if name not in fields:
+            raise InvalidConfigError(
+                f"unknown {cls.GAME} rule {name!r}; known rules: {', '.join(fields)}")
+        low = text.strip().lower()
+        if low in ("true", "yes", "on"):
+            return True
+        if low in ("false", "no", "off"):
+            return False
+        try:
+            return int(low)
+        except ValueError:
+            return text.strip()
+
+    @classmethod
+    def from_overrides(cls, pairs: list[str], base: Mapping[str, Any] | None = None):
+        """Rules from ``["NAME=VALUE", ...]`` strings on top of ``base``."""
+        values = dict(base or {})
+        for pair in pairs:
+            if "=" not in pair:
+                raise InvalidConfigError(f"rule override {pair!r} must look like NAME=VALUE")
+            name, text = pair.split("=", 1)
+            name = name.strip()
+            values[name] = cls.parse_value(name, text)
+        return cls.from_dict(values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def rules_hash(self) -> str:
+        """A stable 12-hex-digit hash of the game and every convention."""
+        text = json.dumps({"game": self.GAME, **self.to_dict()}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    @classmethod
+    def describe(cls) -> str:
+        """One line per convention: name, default, allowed values, meaning."""
+        lines = []
+        for f in dataclasses.fields(cls):
+            lines.append(f"{f.name} = {json.dumps(f.default)}  (allowed: {_allowed_text(f)})"
+                         f"  {f.metadata['doc']}")
+        return "\n".join(lines)
