@@ -1,0 +1,165 @@
+"""The Python face of the Debertz engine: a batch of games with validated stepping.
+
+``DebertzGame`` holds the state rows of a batch (one game by default) and the packed rules;
+it checks actions before the kernels see them and raises ``IllegalActionError`` naming the
+legal ones. Everything else is done by the kernels of ``engine_nb``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from cardsim.cards import DEBERTZ_DECK
+from cardsim.debertz import engine_nb as E
+from cardsim.debertz import layout as L
+from cardsim.debertz.actions import NUM_ACTIONS, action_name
+from cardsim.debertz.rules import DebertzRules
+from cardsim.errors import IllegalActionError, InvalidCardError, InvalidConfigError
+
+
+def mask_to_bools(mask: int, width: int = NUM_ACTIONS) -> np.ndarray:
+    """An action bit mask as a boolean vector of ``width`` entries."""
+    return (int(mask) >> np.arange(width, dtype=np.int64)) & 1 == 1
+
+
+class DebertzGame:
+    """A batch of ``batch`` Debertz games; game ``i`` of the batch is game ``first_game + i``
+    of the run with seed ``seed`` (its deals depend on nothing else)."""
+
+    def __init__(self, rules: DebertzRules | None = None, batch: int = 1, seed: int = 0,
+                 first_game: int = 0):
+        self.rules = rules or DebertzRules()
+        self.R = self.rules.pack()
+        if batch < 1:
+            raise InvalidConfigError(f"batch must be at least 1, got {batch}")
+        self.state = np.zeros((batch, L.STATE_WIDTH), dtype=np.int64)
+        self.reset(seed, first_game)
+
+    # --- set-up ---------------------------------------------------------------------------
+    def reset(self, seed: int = 0, first_game: int = 0) -> None:
+        """Start every game of the batch afresh."""
+        if not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63):
+            raise InvalidConfigError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+        self.seed = int(seed)
+        for i in range(self.batch):
+            E.init_game(self.state[i], self.R, self.seed, first_game + i)
+
+    @classmethod
+    def from_deal(cls, rules: DebertzRules, hands: Sequence, turnup, stock: Sequence = (),
+                  dealer: int = 0, scores: Sequence[int] | None = None,
+                  byte_counts: Sequence[int] | None = None, pot: int = 0, seed: int = 0,
+                  game_id: int = 0, deal_no: int = 0) -> "DebertzGame":
+        """One game at the start of a given deal.
+
+        ``hands``: per seat, the 6 cards first dealt; ``turnup``: the turn-up card;
+        ``stock``: cards dealt after bidding, in dealing order (from dealer+1 round the
+        table, each seat its whole share; in 4-player games the turn-up receiver's share
+        excludes the turn-up). Cards not named anywhere fill the rest of the stock (dead
+        cards with 2-3 players). Cards may be strings ('TS', '10h') or indices.
+        """
+        game = cls(rules, batch=1, seed=seed, first_game=game_id)
+        n = rules.players
+        if len(hands) != n:
+            raise InvalidConfigError(f"hands must give {n} hands (one per seat), got {len(hands)}")
+        order: list[int] = []
+        for s, h in enumerate(hands):
+            cards = DEBERTZ_DECK.parse_list(h) if isinstance(h, str) else \
+                [DEBERTZ_DECK.parse(c) if isinstance(c, str) else int(c) for c in h]
+            if len(cards) != 6:
+                raise InvalidConfigError(f"hand of seat {s} must have 6 cards, got {len(cards)}")
+            order += cards
+        order.append(DEBERTZ_DECK.parse(turnup) if isinstance(turnup, str) else int(turnup))
+        order += [DEBERTZ_DECK.parse(c) if isinstance(c, str) else int(c) for c in stock]
+        DEBERTZ_DECK.mask_of(order)  # raises on duplicates and bad indices
+        order += [c for c in range(32) if c not in order]
+        if not 0 <= dealer < n:
+            raise InvalidConfigError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        st = game.state[0]
+        st[L.DEALER] = dealer
+        st[L.DEAL_NO] = deal_no
+        sides = rules.sides
+        for name, values in (("scores", scores), ("byte_counts", byte_counts)):
+            if values is not None:
+                if len(values) != sides:
+                    raise InvalidConfigError(f"{name} must have {sides} entries (one per side)")
+                off = L.OFFSETS[name][0]
+                st[off:off + sides] = values
+        st[L.POT] = pot
+        E.deal_from_deck(st, game.R, np.array(order, dtype=np.int64))
+        return game
+
+    # --- reading the state ----------------------------------------------------------------
+    @property
+    def batch(self) -> int:
+        return self.state.shape[0]
+
+    def field(self, name: str, i: int = 0):
+        """Value of a state field of game i: an int, or an array for wider fields."""
+        if name not in L.OFFSETS:
+            raise KeyError(f"no Debertz state field {name!r}; fields: {', '.join(L.OFFSETS)}")
+        off, width = L.OFFSETS[name]
+        if width == 1:
+            return int(self.state[i, off])
+        return self.state[i, off:off + width]
+
+    def phase(self, i: int = 0) -> str:
+        return L.PHASE_NAMES[self.state[i, L.PHASE]]
+
+    def turn(self, i: int = 0) -> int:
+        return int(self.state[i, L.TURN])
+
+    def hand(self, seat: int, i: int = 0) -> list[str]:
+        return DEBERTZ_DECK.format_mask(self.state[i, L.HANDS + seat])
+
+    def legal_mask(self, i: int = 0) -> int:
+        """Legal actions of game i as an int bit mask (bit a = action a)."""
+        return int(E.legal_mask(self.state[i], self.R))
+
+    def legal_actions(self, i: int = 0) -> list[int]:
+        m = self.legal_mask(i)
+        return [a for a in range(NUM_ACTIONS) if m >> a & 1]
+
+    def legal_bools(self, i: int = 0) -> np.ndarray:
+        return mask_to_bools(self.legal_mask(i))
+
+    # --- acting ---------------------------------------------------------------------------
+    def step(self, action, i: int = 0) -> None:
+        """Apply an action (id, or a card string such as 'TS'); raises IllegalActionError."""
+        a = self.parse_action(action)
+        m = self.legal_mask(i)
+        if not (0 <= a < NUM_ACTIONS and m >> a & 1):
+            legal = ", ".join(action_name(x) for x in self.legal_actions(i)) or "none"
+            who = f"seat {self.turn(i)}" if self.turn(i) >= 0 else "nobody"
+            raise IllegalActionError(
+                f"action {action!r} is not legal in game {i} (phase {self.phase(i)}, "
+                f"{who} to act); legal actions: {legal}")
+        E.step(self.state[i], self.R, a)
+
+    def next_deal(self, i: int = 0) -> None:
+        """Start the next deal once the current one has ended."""
+        if self.state[i, L.PHASE] != L.PH_DEAL_END:
+            raise IllegalActionError(
+                f"game {i} cannot start a new deal in phase {self.phase(i)}; "
+                f"only after a deal has ended (phase deal_end)")
+        E.next_deal(self.state[i], self.R)
+
+    @staticmethod
+    def parse_action(action) -> int:
+        """Action id from an id or a name ('pass', 'play', 'name_H', 'swap', 'keep', 'TS')."""
+        if isinstance(action, (int, np.integer)):
+            return int(action)
+        if isinstance(action, str):
+            from cardsim.debertz.actions import ACTION_NAMES
+            low = action.strip().lower()
+            for a, name in enumerate(ACTION_NAMES):
+                if name.lower() == low:
+                    return a
+            try:
+                return DEBERTZ_DECK.parse(action)
+            except InvalidCardError:
+                raise IllegalActionError(
+                    f"unknown Debertz action {action!r}; actions are cards ('TS', '7C'), "
+                    f"'pass', 'play', 'name_S'..'name_C', 'swap', 'keep'") from None
+        raise IllegalActionError(f"action must be an int id or a name, got {action!r}")

@@ -1,0 +1,72 @@
+"""Hand records as JSON Lines (rules/history.md): the file handling both games share.
+
+Writers write to a temporary file beside the target and rename it into place when closed,
+so an interrupted run never leaves a half-written history under the final name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterator
+
+from cardsim.errors import HandRecordError
+
+
+class RecordWriter:
+    """Context manager writing one JSON object per line, atomically on close."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(self.path.name + ".tmp")
+        self.count = 0
+        self._file = None
+
+    def __enter__(self) -> "RecordWriter":
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.tmp, "w", encoding="utf-8")
+        except OSError as e:
+            raise HandRecordError(f"cannot write hand records to {self.path}: {e}") from None
+        return self
+
+    def write(self, record: dict) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+        self._file.write("\n")
+        self.count += 1
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._file.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        # on an error the partial file stays as <name>.tmp for inspection
+
+
+def read_records(path: str | os.PathLike) -> Iterator[dict]:
+    """Hand records of a JSON Lines file, one dict per non-empty line."""
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise HandRecordError(f"cannot read hand records from {path}: {e}") from None
+    with f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise HandRecordError(f"{path}, line {lineno}: not valid JSON ({e.msg})") from None
+            if not isinstance(rec, dict):
+                raise HandRecordError(f"{path}, line {lineno}: a record must be a JSON object")
+            yield rec
+
+
+def require(rec: dict, name: str, kind, where: str = "record"):
+    """Field ``name`` of a record, checked to be of type ``kind`` (a type or tuple)."""
+    if name not in rec:
+        raise HandRecordError(f"{where}: missing field {name!r}")
+    value = rec[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int,))):
+        raise HandRecordError(f"{where}: field {name!r} has invalid value {value!r}")
+    return value
