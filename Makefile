@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # Pinned CPU build of torch for the install step; the package metadata keeps a range.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: run test bench install clean
+.PHONY: run test bench install clean clean-cache
 
 $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,6 @@ bench: install
 clean:
 	rm -rf $(VENV) *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+clean-cache:
+	find cardsim agents experiments -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -26,20 +26,23 @@ GAME_STREAM_KEY = 1 << 40           # stream key of game-level draws (first deal
 # small helpers
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def side_of(seat, R):
-    """Scoring side of a seat: its team (seat % 2) in team play, else the seat (D1)."""
-    if R[L.R_TEAMS]:
+def side_of(seat, teams):
+    """Scoring side of a seat: its team (seat % 2) in team play, else the seat (D1).
+
+    Hot-path helpers take scalars, not the state row: an inlined helper that takes an array
+    makes numba emit reference-count calls on every decision."""
+    if teams:
         return seat % 2
     return seat
 
 
 @njit(cache=True, inline="always")
-def tricks_per_round(R):
+def tricks_per_round(players):
     """8 tricks with 4 players, 9 with 2 or 3 (D12)."""
-    return 8 if R[L.R_PLAYERS] == 4 else 9
+    return 8 if players == 4 else 9
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_points(mask, trump):
     """Card points (D2) of a card mask for the given trump suit."""
     total = 0
@@ -64,18 +67,26 @@ def card_rank_value(card, led, trump):
     return -1
 
 
-@njit(cache=True)
-def trick_leader_index(st, R):
-    """Position (0..len-1) of the card currently winning the trick (D8 last item)."""
-    trump = st[L.TRUMP]
-    led = st[L.TRICK] >> 3
+@njit(cache=True, inline="always")
+def winning_index(c0, c1, c2, c3, length, trump):
+    """Position (0..length-1) of the card winning a trick of ``length`` cards c0.. (D8)."""
+    led = c0 >> 3
     best = 0
-    best_v = card_rank_value(st[L.TRICK], led, trump)
-    for k in range(1, st[L.TRICK_LEN]):
-        v = card_rank_value(st[L.TRICK + k], led, trump)
+    best_v = card_rank_value(c0, led, trump)
+    if length > 1:
+        v = card_rank_value(c1, led, trump)
         if v > best_v:
             best_v = v
-            best = k
+            best = 1
+    if length > 2:
+        v = card_rank_value(c2, led, trump)
+        if v > best_v:
+            best_v = v
+            best = 2
+    if length > 3:
+        v = card_rank_value(c3, led, trump)
+        if v > best_v:
+            best = 3
     return best
 
 
@@ -182,22 +193,20 @@ def next_deal(st, R):
 # ---------------------------------------------------------------------------------------------
 # legal actions
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def legal_cards(st, R):
-    """Mask of the cards the seat to act may play (D8)."""
-    seat = st[L.TURN]
-    hand = st[L.HANDS + seat]
-    n_in_trick = st[L.TRICK_LEN]
+@njit(cache=True, inline="always")
+def legal_cards(hand, seat, c0, c1, c2, n_in_trick, leader, trump, partner_exemption,
+                overtrump_on_ruff):
+    """Mask of the cards ``seat`` may play from ``hand`` into a trick holding n_in_trick
+    cards c0, c1, c2 led by ``leader`` (D8)."""
     if n_in_trick == 0:
         return hand
-    trump = st[L.TRUMP]
-    led = st[L.TRICK] >> 3
+    led = c0 >> 3
     follow = hand & (0xFF << (led * 8))
-    # the highest trump in the trick so far (rank), -1 if none
+    # the highest trump in the trick so far: its rank, -1 if none
     best_trump_rank = -1
     best_strength = -1
     for k in range(n_in_trick):
-        c = st[L.TRICK + k]
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
         if (c >> 3) == trump and TRUMP_STRENGTH[c & 7] > best_strength:
             best_strength = TRUMP_STRENGTH[c & 7]
             best_trump_rank = c & 7
@@ -210,24 +219,27 @@ def legal_cards(st, R):
     trumps = hand & (0xFF << (trump * 8))
     if trumps == 0:
         return hand  # D8.6
-    if R[L.R_PARTNER_EXEMPTION] and R[L.R_TEAMS]:
+    if partner_exemption:
         # D8.5: the partner wins the trick (a plain lead here, since we cannot follow)
-        winner_seat = (st[L.LEADER] + trick_leader_index(st, R)) % 4
+        winner_seat = (leader + winning_index(c0, c1, c2, 0, n_in_trick, trump)) % 4
         if winner_seat != seat and (winner_seat - seat) % 2 == 0:
             return hand
-    if R[L.R_OVERTRUMP_ON_RUFF] and best_trump_rank >= 0:  # D8.4
+    if overtrump_on_ruff and best_trump_rank >= 0:  # D8.4
         higher = trumps & (TRUMP_HIGHER[best_trump_rank] << (trump * 8))
         if higher != 0:
             return higher
     return trumps  # D8.2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(st, R):
     """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
-        return legal_cards(st, R)
+        seat = st[L.TURN]
+        return legal_cards(st[L.HANDS + seat], seat, st[L.TRICK], st[L.TRICK + 1],
+                           st[L.TRICK + 2], st[L.TRICK_LEN], st[L.LEADER], st[L.TRUMP],
+                           R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION], R[L.R_OVERTRUMP_ON_RUFF])
     if ph == L.PH_BID1:
         return (1 << A.PASS) | (1 << A.PLAY)
     if ph == L.PH_BID2:
@@ -248,7 +260,7 @@ def legal_mask(st, R):
 # ---------------------------------------------------------------------------------------------
 # stepping
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(st, R, action):
     """Apply a legal ``action`` of the seat to act."""
     ph = st[L.PHASE]
@@ -267,7 +279,7 @@ def step(st, R, action):
         start_play(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid(st, R, action):
     """D4: one bid of the seat to act."""
     n = R[L.R_PLAYERS]
@@ -360,7 +372,7 @@ def start_play(st, R):
         # D6.5 / D11: shown before the lead, not played, nobody records, the holder wins.
         st[L.END] = L.END_DEBERTZ
         st[L.GAME_OVER] = 1
-        st[L.WINNER] = side_of(winner, R)
+        st[L.WINNER] = side_of(winner, R[L.R_TEAMS])
         st[L.TURN] = -1
         st[L.NEXT_DEALER] = -1
         st[L.PHASE] = L.PH_GAME_OVER
@@ -371,7 +383,7 @@ def start_play(st, R):
     st[L.PHASE] = L.PH_PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(st, R, card):
     """D7, D8: the seat to act plays ``card``; completes tricks and the round."""
     n = R[L.R_PLAYERS]
@@ -394,7 +406,8 @@ def play_card(st, R, card):
         st[L.TURN] = (seat + 1) % n
         return
     # the trick is complete (D8 last item)
-    w = (st[L.LEADER] + trick_leader_index(st, R)) % n
+    w = (st[L.LEADER] + winning_index(st[L.TRICK], st[L.TRICK + 1], st[L.TRICK + 2],
+                                      st[L.TRICK + 3], n, trump)) % n
     tmask = 0
     for k in range(n):
         tmask |= 1 << st[L.TRICK + k]
@@ -405,10 +418,10 @@ def play_card(st, R, card):
     st[L.TRICK_LEN] = 0
     st[L.LEADER] = w
     st[L.TURN] = w
-    if st[L.TRICK_NO] == tricks_per_round(R):
+    if st[L.TRICK_NO] == tricks_per_round(n):
         score_round(st, R, w)
     elif R[L.R_END_POINTS]:
-        check_points_end(st, R, side_of(w, R))
+        check_points_end(st, R, side_of(w, R[L.R_TEAMS]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -419,7 +432,7 @@ def side_tricks(st, R, side):
     """Tricks taken by a side."""
     t = 0
     for s in range(R[L.R_PLAYERS]):
-        if side_of(s, R) == side:
+        if side_of(s, R[L.R_TEAMS]) == side:
             t += st[L.TRICKS_WON + s]
     return t
 
@@ -430,17 +443,19 @@ def points_so_far(st, R, side, bella_unshown_counts):
     n = R[L.R_PLAYERS]
     pts = 0
     for s in range(n):
-        if side_of(s, R) == side:
+        if side_of(s, R[L.R_TEAMS]) == side:
             pts += st[L.WON_POINTS + s]
     if side_tricks(st, R, side) == 0:
         return pts  # D6.4, D7: sequences and bella need a trick
     mw = st[L.MELD_WINNER]
-    if mw >= 0 and side_of(mw, R) == side:  # D6.3: the winner's side scores all its sequences
+    # D6.3: the side of the highest sequence scores all its sequences
+    if mw >= 0 and side_of(mw, R[L.R_TEAMS]) == side:
         for s in range(n):
-            if side_of(s, R) == side:
+            if side_of(s, R[L.R_TEAMS]) == side:
                 pts += st[L.SEQ_POINTS + s]
     b = st[L.BELLA_SEAT]
-    if b >= 0 and side_of(b, R) == side and (st[L.BELLA_SHOWN] or bella_unshown_counts):
+    shown = st[L.BELLA_SHOWN] or bella_unshown_counts
+    if b >= 0 and side_of(b, R[L.R_TEAMS]) == side and shown:
         pts += 20
     return pts
 
@@ -461,10 +476,10 @@ def score_round(st, R, last_winner):
     REC = L.RECORDED
     for side in range(nsides):
         st[RP + side] = points_so_far(st, R, side, True)  # played out: bella was announced
-    st[RP + side_of(last_winner, R)] += LAST_TRICK_BONUS
+    st[RP + side_of(last_winner, R[L.R_TEAMS])] += LAST_TRICK_BONUS
     for side in range(nsides):
         st[REC + side] = st[RP + side]
-    bside = side_of(st[L.BIDDER], R)
+    bside = side_of(st[L.BIDDER], R[L.R_TEAMS])
     bidder_points = st[RP + bside]
     top_opp = -1
     n_top = 0
@@ -546,7 +561,7 @@ def choose_next_dealer(st, R):
         return clockwise
     for j in range(1, n + 1):
         seat = (st[L.DEALER] + j) % n
-        if side_of(seat, R) == best_side:
+        if side_of(seat, R[L.R_TEAMS]) == best_side:
             return seat
     return clockwise
 

@@ -77,7 +77,7 @@ def record_deal_stats(st, R, stats):
         stats[S_WINS + st[L.WINNER]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_random_until_deal_end(st, R, rng, i):
     """Random legal decisions until the current deal ends; returns the decisions taken."""
     taken = 0
@@ -115,10 +115,11 @@ def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
 
 
 @njit(cache=True, parallel=True)
-def batch_random_deal(S, R, rng):
-    """Every game of batch ``S`` still running plays its current deal to the end at random."""
+def batch_random_deal(S, R, rng, decisions):
+    """Every game of batch ``S`` still running plays its current deal to the end at random
+    (generator ``rng[i]`` for row i); adds the decisions taken to ``decisions[i]``."""
     for i in prange(S.shape[0]):
-        play_random_until_deal_end(S[i], R, rng, i)
+        decisions[i] += play_random_until_deal_end(S[i], R, rng, i)
 
 
 @njit(cache=True, parallel=True)
@@ -134,3 +135,11 @@ def batch_next_deal(S, R):
     for i in prange(S.shape[0]):
         if S[i, L.PHASE] == L.PH_DEAL_END:
             next_deal(S[i], R)
+
+
+@njit(cache=True)
+def batch_deal_stats(S, R, rows, stats):
+    """Add the just-ended deal of every selected row of ``S`` to ``stats``."""
+    for i in range(S.shape[0]):
+        if rows[i]:
+            record_deal_stats(S[i], R, stats)

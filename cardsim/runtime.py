@@ -1,0 +1,33 @@
+"""Process-level helpers shared by the simulation front ends: threads, timing, memory."""
+
+from __future__ import annotations
+
+import resource
+import sys
+
+from cardsim.errors import InvalidConfigError
+
+
+def set_threads(threads: int) -> int:
+    """Use ``threads`` numba threads; an error names the allowed range."""
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= limit:
+        raise InvalidConfigError(
+            f"threads must be between 1 and {limit} on this machine, got {threads} "
+            f"(set NUMBA_NUM_THREADS to allow more)")
+    numba.set_num_threads(threads)
+    return threads
+
+
+def blocks_for(n_items: int, threads: int) -> int:
+    """Work blocks for a parallel loop: several per thread for balance, never more than items.
+    Results never depend on this number."""
+    return max(1, min(n_items, threads * 16))
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process so far, in MiB."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024

@@ -1,0 +1,115 @@
+"""Jitted kernels equal the same code under NUMBA_DISABLE_JIT=1; hand records round-trip."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardsim.debertz import record as RC
+from cardsim.debertz import simulate_nb as SN
+from cardsim.debertz.game import DebertzGame
+from cardsim.debertz.rules import DebertzRules
+from cardsim.debertz.summary import simulate
+from cardsim.errors import HandRecordError
+from cardsim.records import RecordWriter, read_records
+
+PARITY_SCRIPT = """
+import json
+from cardsim.debertz.rules import DebertzRules
+from cardsim.debertz import simulate_nb as S
+out = []
+for kw in %s:
+    out.append(S.simulate_random(DebertzRules(**kw).pack(), 5, 0, 12, True, 3).tolist())
+print(json.dumps(out))
+"""
+PARITY_RULES = [dict(), dict(players=3, overtrump_on_ruff=True),
+                dict(players=4, teams=True, end_mode="points", target=301,
+                     partner_exemption=True)]
+
+
+def test_jit_and_pure_python_give_identical_games():
+    script = PARITY_SCRIPT % repr(PARITY_RULES)
+    compiled = [SN.simulate_random(DebertzRules(**kw).pack(), 5, 0, 12, True, 3).tolist()
+                for kw in PARITY_RULES]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", script],
+                         env=env, capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == compiled
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(players=3), dict(players=4, teams=True),
+                                dict(players=4, obligatory=False)])
+def test_records_replay_and_round_trip_through_a_file(tmp_path, kw):
+    path = tmp_path / "h.jsonl"
+    summary = simulate(DebertzRules(**kw), seed=4, games=3, history_path=path)
+    records = list(read_records(path))
+    assert len(records) == summary["deals"]
+    assert sum(r["game_over"] for r in records) == 3
+    for rec in records:
+        assert RC.replay(rec) == {k: rec[k] for k in RC.replay(rec)}
+
+
+def test_history_does_not_change_the_results(tmp_path):
+    rules = DebertzRules(players=3)
+    a = simulate(rules, seed=9, games=4)
+    b = simulate(rules, seed=9, games=4, history_path=tmp_path / "x.jsonl")
+    for key in ("deals", "decisions", "mean_round_points", "byte_rate", "wins_per_side"):
+        assert a[key] == b[key]
+
+
+def test_every_record_field_of_the_format_is_written():
+    game = DebertzGame(DebertzRules(players=4, teams=True), seed=2)
+    SN.batch_random_deal(game.state, game.R, np.arange(1, dtype=np.uint64),
+                         np.zeros(1, dtype=np.int64))
+    rec = RC.deal_record(game)
+    expected = ("format game deal seed rules dealer scores_before byte_counts_before pot_before "
+                "hands turnup bids void trump bidder extra swap melds meld_winner bella plays "
+                "trick_winners round_points recorded byte scores_after byte_counts_after "
+                "pot_after game_over winner end").split()
+    assert list(rec) == expected
+    assert rec["format"] == "cardsim-debertz/1"
+    assert len(rec["round_points"]) == 2 and len(rec["hands"]) == 4
+    assert set(rec["rules"]) == set(DebertzRules.field_names())
+
+
+def test_replay_names_the_first_wrong_field():
+    game = DebertzGame(DebertzRules(), seed=3)
+    SN.batch_random_deal(game.state, game.R, np.arange(1, dtype=np.uint64),
+                         np.zeros(1, dtype=np.int64))
+    rec = RC.deal_record(game)
+    bad = dict(rec, round_points=[1, 2])
+    with pytest.raises(HandRecordError, match="round_points"):
+        RC.replay(bad)
+    with pytest.raises(HandRecordError, match="format"):
+        RC.replay(dict(rec, format="other/1"))
+    with pytest.raises(HandRecordError, match="rules"):
+        RC.replay(dict(rec, rules={**rec["rules"], "players": 7}))
+    swapped = dict(rec, plays=[rec["plays"][1], rec["plays"][0]] + rec["plays"][2:])
+    with pytest.raises(HandRecordError):
+        RC.replay(swapped)
+    # readers accept unknown extra fields
+    assert RC.replay(dict(rec, comment="hello"))["deal"] == rec["deal"]
+
+
+def test_corrupt_files_are_reported_with_their_line(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"format": "cardsim-debertz/1"}\n{not json\n')
+    with pytest.raises(HandRecordError, match="line 2"):
+        list(read_records(path))
+    with pytest.raises(HandRecordError, match="cannot read"):
+        list(read_records(tmp_path / "missing.jsonl"))
+
+
+def test_writer_is_atomic(tmp_path):
+    path = tmp_path / "out.jsonl"
+    with pytest.raises(RuntimeError):
+        with RecordWriter(path) as w:
+            w.write({"a": 1})
+            raise RuntimeError("interrupted")
+    assert not path.exists()
+    with RecordWriter(path) as w:
+        w.write({"a": 1})
+    assert list(read_records(path)) == [{"a": 1}]

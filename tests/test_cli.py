@@ -1,0 +1,70 @@
+"""Smoke runs of every command of the ``cardsim`` command line, and its argument errors."""
+
+import json
+
+import pytest
+
+from experiments.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_prints_a_summary(capsys):
+    code, out, _ = run(capsys, "simulate", "debertz", "--hands", "200", "--seed", "3")
+    assert code == 0
+    assert "mean_round_points" in out and "byte_rate" in out and "meld_frequency" in out
+
+
+def test_simulate_json_games_and_history(capsys, tmp_path):
+    hist = tmp_path / "h.jsonl"
+    code, out, _ = run(capsys, "simulate", "debertz", "--games", "2", "--players", "3",
+                       "--rule", "target=301", "--history", str(hist), "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games_finished"] == 2
+    lines = hist.read_text().splitlines()
+    assert len(lines) == summary["deals"]
+    assert json.loads(lines[0])["rules"]["target"] == 301
+
+
+def test_same_seed_same_summary_any_threads(capsys):
+    _, a, _ = run(capsys, "simulate", "debertz", "--hands", "300", "--teams", "--json")
+    _, b, _ = run(capsys, "simulate", "debertz", "--hands", "300", "--teams", "--json",
+                  "--threads", "2")
+    a, b = json.loads(a), json.loads(b)
+    for d in (a, b):
+        d.pop("seconds"), d.pop("deals_per_s")
+    assert a == b
+
+
+def test_bench_json_keys(capsys):
+    code, out, _ = run(capsys, "bench", "debertz", "--hands", "1000", "--players", "4",
+                       "--teams", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert {"hands_per_s", "compile_s", "peak_memory_mb"} <= set(result)
+
+
+def test_rules_lists_conventions(capsys):
+    code, out, _ = run(capsys, "rules", "debertz")
+    assert code == 0 and "overtrump_on_ruff" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "debertz", "--rule", "nonsense=1"], "unknown debertz rule 'nonsense'"),
+    (["simulate", "debertz", "--rule", "end_mode=never"], "end_mode"),
+    (["simulate", "debertz", "--players", "7"], "players"),
+    (["simulate", "debertz", "--hands", "0"], "positive"),
+    (["simulate", "chess"], "invalid choice"),
+    (["simulate", "debertz", "--hands", "5", "--games", "5"], "not allowed"),
+    (["simulate", "debertz", "--hands", "5", "--history", "/proc/no/such/file"], "cannot write"),
+])
+def test_bad_arguments_give_one_line_and_status_2(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
