@@ -1,0 +1,554 @@
+"""The Barbu engine: kernels over one match's state row (layout.py), rules/barbu.md.
+
+Every kernel takes ``st`` (one row of the batch, an int64 vector) and ``R`` (the packed rules),
+so a batch loop, a search agent and the Python layer all run the same code. Kernels do not
+check their input: ``cardsim.barbu.game`` validates actions before calling ``step``.
+
+Legal sets are ``(base, bits)`` pairs (see actions.py): action ``base + k`` is legal when bit
+``k`` of ``bits`` is set.
+
+Doubling (B6) is asked one (speaker, target) pair at a time. Speakers go in order from the
+declarer's left, the declarer last (B6.1); each speaker is asked about the other seats in play
+order from its own left: speaker + 1, speaker + 2, speaker + 3. A pair in which the speaker has
+no choice is skipped. Then the redouble round (B6.2) asks, in the same speaker and target
+order, only about doublers who spoke after the speaker. The choices are NO_DOUBLE / DOUBLE,
+NO_DOUBLE / REDOUBLE (towards a seat that doubled the speaker), or DOUBLE alone when B6.3
+forces it.
+"""
+
+import numpy as np
+from numba import njit
+
+from cardsim import rng_nb
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.bits_nb import popcount
+
+SUIT_BITS = (1 << 13) - 1
+HEARTS = SUIT_BITS << 13
+KING_HEARTS = 1 << (13 + 11)
+ACE_HEARTS = 1 << (13 + 12)
+QUEENS = (1 << 10) | (1 << 23) | (1 << 36) | (1 << 49)
+RANK_BITS = 1 | (1 << 13) | (1 << 26) | (1 << 39)   # the four cards of rank 0; << rank for others
+DOMINO_POINTS = (45, 20, 5, -5)                     # B5: first, second, third, last out
+GAME_STREAM_KEY = 1 << 40                           # stream key of match-level draws
+
+
+# ---------------------------------------------------------------------------------------------
+# starting matches and deals (B2, B3)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_game(st, R, seed, game_id):
+    """Reset ``st`` to the start of match ``game_id`` and deal its first deal."""
+    st[:] = 0
+    st[L.SEED] = seed
+    st[L.GAME_ID] = game_id
+    st[L.FIRST_DECLARER] = first_declarer_of(R, seed, game_id)
+    for s in range(4):
+        st[L.CONTRACTS_LEFT + s] = A.ALL_CONTRACTS
+    start_deal(st, R)
+
+
+@njit(cache=True)
+def first_declarer_of(R, seed, game_id):
+    """B2: the rule's seat, or a draw from the match's own seeded stream."""
+    if R[L.R_FIRST_DECLARER] >= 0:
+        return R[L.R_FIRST_DECLARER]
+    _, v = rng_nb.below_scalar(rng_nb.stream(seed, game_id, GAME_STREAM_KEY), 4)
+    return v
+
+
+@njit(cache=True)
+def start_deal(st, R):
+    """Declarer, dealer and (at a declarer's first deal) the doubles owed for deal ``deal_no``,
+    then deal the cards from the seeded generator."""
+    d = st[L.DEAL_NO]
+    decl = (st[L.FIRST_DECLARER] + d // L.DEALS_PER_DECLARER) % 4
+    st[L.DECLARER] = decl
+    st[L.DEALER] = (decl + 3) % 4  # B2: the dealer sits before the declarer
+    if d % L.DEALS_PER_DECLARER == 0:  # B6.3: two doubles of the new declarer from each other
+        for s in range(4):
+            st[L.OWED + s] = 0 if s == decl else 2
+    deal_from_seed(st)
+    begin_deal(st, R)
+
+
+@njit(cache=True)
+def deal_from_seed(st):
+    """Shuffle the deck from (seed, match, deal number) alone and give 13 cards each (B2)."""
+    deck = st[L.DECK:L.DECK + 52]
+    for c in range(52):
+        deck[c] = c
+    rng_nb.shuffle_cards(rng_nb.stream(st[L.SEED], st[L.GAME_ID], st[L.DEAL_NO]), deck)
+    for s in range(4):
+        m = 0
+        for k in range(13):
+            m |= 1 << deck[13 * s + k]
+        st[L.DEALT + s] = m
+
+
+@njit(cache=True)
+def begin_deal(st, R):
+    """Clear the per-deal fields (dealt hands, scores and owed doubles are already set) and
+    wait for the declarer's contract (B3.2)."""
+    for s in range(4):
+        st[L.HANDS + s] = st[L.DEALT + s]
+        st[L.SCORES_BEFORE + s] = st[L.SCORES + s]
+        st[L.OWED_BEFORE + s] = st[L.OWED + s]
+        st[L.TRICK + s] = 0
+        st[L.TRICKS_WON + s] = 0
+        st[L.ROW_LO + s] = -1
+        st[L.ROW_HI + s] = -1
+        st[L.OUT_ORDER + s] = -1
+        st[L.CONTRACT_SCORES + s] = 0
+        st[L.SETTLEMENTS + s] = 0
+        st[L.DEAL_SCORES + s] = 0
+    for k in range(16):
+        st[L.BETS + k] = 0
+    for k in range(13):
+        st[L.TRICK_WINNERS + k] = -1
+    st[L.PLAYED] = 0
+    st[L.DBL_ROUND] = 1
+    st[L.DBL_SPEAKER] = 0
+    st[L.DBL_TARGET] = 0
+    st[L.LEADER] = st[L.DECLARER]
+    st[L.TRICK_NO] = 0
+    st[L.TRICK_LEN] = 0
+    st[L.PLAYABLE] = 0
+    st[L.CONTRACT] = -1
+    st[L.TRUMP] = -1
+    st[L.START_RANK] = -1
+    st[L.N_DOUBLES] = 0
+    st[L.N_PLAYS] = 0
+    st[L.N_OUT] = 0
+    st[L.PHASE] = L.PH_CONTRACT
+    st[L.TURN] = st[L.DECLARER]
+
+
+@njit(cache=True)
+def next_deal(st, R):
+    """Start the next deal of a match whose last deal has ended (phase PH_DEAL_END)."""
+    st[L.DEAL_NO] += 1
+    start_deal(st, R)
+
+
+@njit(cache=True)
+def init_from_deal(st, R, seed, game_id, deal_no, declarer, hands, scores, owed, declarer_left):
+    """A match row at the start of deal ``deal_no`` with given cards (``hands``: 4 card masks),
+    match totals, doubles owed to the declarer and the declarer's contracts left (a mask).
+
+    Seats that were declarer before have no contracts left, later ones all seven (B2). The
+    caller (game.py) validates everything."""
+    st[:] = 0
+    st[L.SEED] = seed
+    st[L.GAME_ID] = game_id
+    st[L.DEAL_NO] = deal_no
+    block = deal_no // L.DEALS_PER_DECLARER
+    st[L.FIRST_DECLARER] = (declarer - block + 4) % 4
+    for b in range(4):
+        seat = (st[L.FIRST_DECLARER] + b) % 4
+        if b < block:
+            st[L.CONTRACTS_LEFT + seat] = 0
+        elif b > block:
+            st[L.CONTRACTS_LEFT + seat] = A.ALL_CONTRACTS
+        else:
+            st[L.CONTRACTS_LEFT + seat] = declarer_left
+    st[L.DECLARER] = declarer
+    st[L.DEALER] = (declarer + 3) % 4
+    k = 0
+    for s in range(4):
+        st[L.SCORES + s] = scores[s]
+        st[L.OWED + s] = owed[s]
+        st[L.DEALT + s] = hands[s]
+        for c in range(52):
+            if (hands[s] >> c) & 1:
+                st[L.DECK + k] = c
+                k += 1
+    begin_deal(st, R)
+
+
+@njit(cache=True)
+def copy_state(src, dst):
+    """Copy one match state row into another (search agents branch this way)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+# ---------------------------------------------------------------------------------------------
+# doubling (B6)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def speaking_position(st, seat):
+    """Position of a seat in the doubling order: 0 = declarer's left ... 3 = declarer (B6.1)."""
+    return (seat - st[L.DECLARER] + 3) % 4
+
+
+@njit(cache=True, inline="always")
+def has_choice(st, rnd, speaker, target):
+    """Whether ``speaker`` has anything to decide towards ``target`` in doubling round rnd."""
+    if st[L.BETS + 4 * target + speaker] == 1:  # target doubled speaker, not yet redoubled
+        if rnd == 1:
+            return True  # B6.1: redouble a player who already doubled you
+        # B6.2: the second round is for doublers who spoke after the speaker
+        return speaking_position(st, target) > speaking_position(st, speaker)
+    if rnd == 2 or st[L.BETS + 4 * speaker + target] != 0:
+        return False
+    decl = st[L.DECLARER]
+    if speaker == decl:
+        return False  # B6.1: the declarer may only redouble
+    if st[L.CONTRACT] >= A.TRUMPS:
+        return target == decl  # B6.1: positive contracts: only the declarer may be doubled
+    return True
+
+
+@njit(cache=True, inline="always")
+def dbl_speaker_seat(st):
+    return (st[L.DECLARER] + 1 + st[L.DBL_SPEAKER]) % 4
+
+
+@njit(cache=True, inline="always")
+def dbl_target_seat(st):
+    return (dbl_speaker_seat(st) + 1 + st[L.DBL_TARGET]) % 4
+
+
+@njit(cache=True, inline="always")
+def double_is_forced(st, speaker, target):
+    """B6.3: the speaker's chances left (this deal and the declarer's later deals) equal the
+    doubles still owed, so doubling the declarer is the only choice."""
+    if target != st[L.DECLARER] or speaker == target or st[L.DBL_ROUND] != 1:
+        return False
+    chances = L.DEALS_PER_DECLARER - st[L.DEAL_NO] % L.DEALS_PER_DECLARER
+    return st[L.OWED + speaker] >= chances
+
+
+@njit(cache=True, inline="always")
+def seek_doubling(st, R):
+    """From the current (round, speaker, target) position on, stop at the first pair with a
+    choice, or start the play when there is none left."""
+    rnd = st[L.DBL_ROUND]
+    p = st[L.DBL_SPEAKER]
+    t = st[L.DBL_TARGET]
+    decl = st[L.DECLARER]
+    while rnd <= 2:
+        while p < 4:
+            speaker = (decl + 1 + p) % 4
+            while t < 3:
+                target = (speaker + 1 + t) % 4
+                if has_choice(st, rnd, speaker, target):
+                    st[L.DBL_ROUND] = rnd
+                    st[L.DBL_SPEAKER] = p
+                    st[L.DBL_TARGET] = t
+                    st[L.TURN] = speaker
+                    st[L.PHASE] = L.PH_DOUBLE
+                    return
+                t += 1
+            t = 0
+            p += 1
+        p = 0
+        rnd += 1
+    start_play(st, R)
+
+
+@njit(cache=True, inline="always")
+def double_choice(st, R, action):
+    """The speaker's answer about the current target (B6)."""
+    speaker = dbl_speaker_seat(st)
+    target = dbl_target_seat(st)
+    if action == A.DOUBLE:
+        st[L.BETS + 4 * speaker + target] = 1
+        st[L.DOUBLES + st[L.N_DOUBLES]] = speaker * 16 + target * 4 + L.DOUBLE_KIND_DOUBLE
+        st[L.N_DOUBLES] += 1
+        if target == st[L.DECLARER] and st[L.OWED + speaker] > 0:
+            st[L.OWED + speaker] -= 1  # B6.3
+    elif action == A.REDOUBLE:
+        st[L.BETS + 4 * target + speaker] = 2
+        st[L.DOUBLES + st[L.N_DOUBLES]] = speaker * 16 + target * 4 + L.DOUBLE_KIND_REDOUBLE
+        st[L.N_DOUBLES] += 1
+    st[L.DBL_TARGET] += 1
+    seek_doubling(st, R)
+
+
+# ---------------------------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def legal_cards(st, R):
+    """Mask of the cards the seat to act may play in a trick contract (B4)."""
+    seat = st[L.TURN]
+    hand = st[L.HANDS + seat]
+    c = st[L.CONTRACT]
+    if st[L.TRICK_LEN] == 0:
+        if c == A.NO_HEARTS or (c == A.NO_KING and R[L.R_KING_LEAD_NO_HEARTS]):
+            plain = hand & ~HEARTS  # B4: no heart lead unless the leader holds only hearts
+            return plain if plain != 0 else hand
+        if c == A.NO_KING:
+            others = hand & ~KING_HEARTS  # B4 king_only: K of hearts led only as the last card
+            return others if others != 0 else hand
+        return hand
+    led = st[L.TRICK] // 13
+    follow = hand & (SUIT_BITS << (13 * led))
+    if follow != 0:
+        if c == A.TRUMPS and led == st[L.TRUMP] and R[L.R_TRUMPS_MUST_OVERTRUMP]:
+            best = st[L.TRICK]  # B4: on a trump lead, beat the highest trump so far if able
+            for k in range(1, st[L.TRICK_LEN]):
+                x = st[L.TRICK + k]
+                if x // 13 == led and x > best:
+                    best = x
+            higher = follow & ~((2 << best) - 1)
+            if higher != 0:
+                return higher
+        return follow
+    if c == A.NO_KING and R[L.R_KING_MUST_DISCARD] and (hand & KING_HEARTS) != 0:
+        return KING_HEARTS  # B4 king_must_discard
+    if c == A.TRUMPS and R[L.R_TRUMPS_MUST_RUFF]:
+        trumps = hand & (SUIT_BITS << (13 * st[L.TRUMP]))  # B4: ruff if able
+        if trumps != 0:
+            return trumps
+    return hand
+
+
+@njit(cache=True, inline="always")
+def legal_mask(st, R):
+    """Legal actions of the seat to act as ``(base, bits)``: action base + k is legal when bit
+    k of bits is set; (0, 0) when nobody is to act."""
+    ph = st[L.PHASE]
+    if ph == L.PH_PLAY:
+        if st[L.CONTRACT] == A.DOMINO:
+            m = st[L.HANDS + st[L.TURN]] & st[L.PLAYABLE]
+            if m != 0:
+                return 0, m
+            return 0, 1 << A.PASS  # B5, B8: pass only when no card is playable
+        return 0, legal_cards(st, R)
+    if ph == L.PH_DOUBLE:
+        speaker = dbl_speaker_seat(st)
+        target = dbl_target_seat(st)
+        if st[L.BETS + 4 * target + speaker] == 1:
+            return A.NO_DOUBLE, 0b101  # no double / redouble
+        if double_is_forced(st, speaker, target):
+            return A.NO_DOUBLE, 0b010  # B6.3: double only
+        return A.NO_DOUBLE, 0b011  # no double / double
+    if ph == L.PH_CONTRACT:
+        return A.CONTRACT, st[L.CONTRACTS_LEFT + st[L.DECLARER]]
+    if ph == L.PH_TRUMP:
+        return A.TRUMP_SUIT, 0b1111  # B4: a suit, no no-trump
+    if ph == L.PH_START_RANK:
+        return A.START_RANK, SUIT_BITS  # B5: any rank, held or not
+    return 0, 0
+
+
+@njit(cache=True)
+def legal_array(st, R, out):
+    """Fill ``out`` (NUM_ACTIONS entries, e.g. uint8) with 1 for legal actions, else 0."""
+    for a in range(out.shape[0]):
+        out[a] = 0
+    base, bits = legal_mask(st, R)
+    k = 0
+    while bits != 0:
+        if bits & 1:
+            out[base + k] = 1
+        bits >>= 1
+        k += 1
+
+
+@njit(cache=True)
+def is_legal(st, R, action):
+    base, bits = legal_mask(st, R)
+    k = action - base
+    return 0 <= k < 63 and ((bits >> k) & 1) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# stepping
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def step(st, R, action):
+    """Apply a legal ``action`` of the seat to act."""
+    ph = st[L.PHASE]
+    if ph == L.PH_PLAY:
+        if st[L.CONTRACT] == A.DOMINO:
+            play_domino(st, R, action)
+        else:
+            play_trick_card(st, R, action)
+    elif ph == L.PH_DOUBLE:
+        double_choice(st, R, action)
+    elif ph == L.PH_CONTRACT:
+        c = action - A.CONTRACT
+        st[L.CONTRACT] = c
+        st[L.CONTRACTS_LEFT + st[L.DECLARER]] &= ~(1 << c)  # B2: each contract once
+        if c == A.TRUMPS:
+            st[L.PHASE] = L.PH_TRUMP
+        elif c == A.DOMINO:
+            st[L.PHASE] = L.PH_START_RANK
+        else:
+            seek_doubling(st, R)
+    elif ph == L.PH_TRUMP:
+        st[L.TRUMP] = action - A.TRUMP_SUIT
+        seek_doubling(st, R)
+    elif ph == L.PH_START_RANK:
+        st[L.START_RANK] = action - A.START_RANK
+        seek_doubling(st, R)
+
+
+@njit(cache=True, inline="always")
+def start_play(st, R):
+    """B3.4: the declarer leads to the first trick, or plays first in Domino."""
+    decl = st[L.DECLARER]
+    st[L.LEADER] = decl
+    st[L.TURN] = decl
+    st[L.PHASE] = L.PH_PLAY
+    if st[L.CONTRACT] == A.DOMINO:
+        st[L.PLAYABLE] = RANK_BITS << st[L.START_RANK]  # B5: only starting-rank cards at first
+
+
+@njit(cache=True, inline="always")
+def log_play(st, seat, action):
+    st[L.PLAYS + st[L.N_PLAYS]] = (seat << L.PLAY_SEAT_SHIFT) | action
+    st[L.N_PLAYS] += 1
+
+
+@njit(cache=True, inline="always")
+def trick_winner_index(st):
+    """Position in the trick of the winning card: the highest trump (Trumps), else the
+    highest card of the led suit (B4)."""
+    trump = st[L.TRUMP]  # -1 outside Trumps
+    best = st[L.TRICK]
+    best_k = 0
+    for k in range(1, 4):
+        c = st[L.TRICK + k]
+        cs = c // 13
+        bs = best // 13
+        if (cs == bs and c > best) or (cs != bs and cs == trump):
+            best = c
+            best_k = k
+    return best_k
+
+
+@njit(cache=True, inline="always")
+def play_trick_card(st, R, card):
+    """B4: the seat to act plays ``card``; completes tricks, scores them and ends the deal."""
+    seat = st[L.TURN]
+    bit = 1 << card
+    st[L.HANDS + seat] &= ~bit
+    st[L.PLAYED] |= bit
+    k = st[L.TRICK_LEN]
+    st[L.TRICK + k] = card
+    st[L.TRICK_LEN] = k + 1
+    log_play(st, seat, card)
+    if k < 3:
+        st[L.TURN] = (seat + 1) % 4
+        return
+    w = (st[L.LEADER] + trick_winner_index(st)) % 4
+    tmask = (1 << st[L.TRICK]) | (1 << st[L.TRICK + 1]) | (1 << st[L.TRICK + 2]) | bit
+    n = st[L.TRICK_NO]
+    c = st[L.CONTRACT]
+    cs = L.CONTRACT_SCORES + w
+    if c == A.NO_TRICKS:
+        st[cs] -= 2
+    elif c == A.NO_QUEENS:
+        st[cs] -= 6 * popcount(tmask & QUEENS)
+    elif c == A.NO_LAST_TWO:
+        if n == 11:
+            st[cs] -= 10
+        elif n == 12:
+            st[cs] -= 20
+    elif c == A.NO_HEARTS:
+        st[cs] -= 2 * popcount(tmask & HEARTS)
+        if tmask & ACE_HEARTS:
+            st[cs] -= 4  # the A of hearts costs 6 in all
+    elif c == A.NO_KING:
+        if tmask & KING_HEARTS:
+            st[cs] -= 20
+    else:
+        st[cs] += 5  # Trumps
+    st[L.TRICKS_WON + w] += 1
+    st[L.TRICK_WINNERS + n] = w
+    st[L.TRICK_NO] = n + 1
+    st[L.TRICK_LEN] = 0
+    st[L.LEADER] = w
+    st[L.TURN] = w
+    if (n + 1 == 13 or (c == A.NO_QUEENS and (st[L.PLAYED] & QUEENS) == QUEENS)
+            or (c == A.NO_KING and (tmask & KING_HEARTS) != 0)):
+        finish_deal(st, R)  # B4, B8: No Queens and No King end early
+
+
+@njit(cache=True, inline="always")
+def play_domino(st, R, action):
+    """B5: the seat to act plays a card or passes; out order and the end of the deal."""
+    seat = st[L.TURN]
+    log_play(st, seat, action)
+    if action != A.PASS:
+        bit = 1 << action
+        st[L.HANDS + seat] &= ~bit
+        st[L.PLAYED] |= bit
+        s = action // 13
+        r = action % 13
+        lo = st[L.ROW_LO + s]
+        hi = st[L.ROW_HI + s]
+        if lo < 0:  # the starting-rank card opens the row
+            lo = r
+            hi = r
+        elif r < lo:
+            lo = r
+        else:
+            hi = r
+        st[L.ROW_LO + s] = lo
+        st[L.ROW_HI + s] = hi
+        m = 0
+        if lo > 0:
+            m |= 1 << (13 * s + lo - 1)
+        if hi < 12:
+            m |= 1 << (13 * s + hi + 1)
+        st[L.PLAYABLE] = (st[L.PLAYABLE] & ~(SUIT_BITS << (13 * s))) | m
+        if st[L.HANDS + seat] == 0:
+            n_out = st[L.N_OUT]
+            st[L.OUT_ORDER + n_out] = seat
+            st[L.N_OUT] = n_out + 1
+            if n_out + 1 == 3:  # B5: three out end the deal; the last one is appended
+                for x in range(4):
+                    if st[L.HANDS + x] != 0:
+                        st[L.OUT_ORDER + 3] = x
+                st[L.N_OUT] = 4
+                for j in range(4):
+                    st[L.CONTRACT_SCORES + st[L.OUT_ORDER + j]] = DOMINO_POINTS[j]
+                finish_deal(st, R)
+                return
+    nxt = (seat + 1) % 4
+    while st[L.HANDS + nxt] == 0:  # B5: players who are out are skipped
+        nxt = (nxt + 1) % 4
+    st[L.TURN] = nxt
+
+
+# ---------------------------------------------------------------------------------------------
+# scoring (B7) and the match end (B2)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def finish_deal(st, R):
+    """B7: settlements of every doubled pair, deal scores, match totals; B2: the match ends
+    after 28 deals and the highest totals share the win."""
+    for i in range(4):
+        for j in range(i + 1, 4):
+            mult = st[L.BETS + 4 * i + j] + st[L.BETS + 4 * j + i]  # 0, 1 or 2 (one bet a pair)
+            if mult != 0:
+                diff = (st[L.CONTRACT_SCORES + i] - st[L.CONTRACT_SCORES + j]) * mult
+                st[L.SETTLEMENTS + i] += diff
+                st[L.SETTLEMENTS + j] -= diff
+    for s in range(4):
+        ds = st[L.CONTRACT_SCORES + s] + st[L.SETTLEMENTS + s]
+        st[L.DEAL_SCORES + s] = ds
+        st[L.SCORES + s] += ds
+    st[L.TURN] = -1
+    st[L.TRICK_LEN] = 0
+    if st[L.DEAL_NO] == L.DEALS_PER_MATCH - 1:
+        best = st[L.SCORES]
+        for s in range(1, 4):
+            if st[L.SCORES + s] > best:
+                best = st[L.SCORES + s]
+        w = 0
+        for s in range(4):
+            if st[L.SCORES + s] == best:
+                w |= 1 << s
+        st[L.WINNERS] = w
+        st[L.MATCH_OVER] = 1
+        st[L.PHASE] = L.PH_MATCH_OVER
+    else:
+        st[L.PHASE] = L.PH_DEAL_END

@@ -1,0 +1,231 @@
+"""Compiled random-play loops over many Barbu deals or matches (the simulation fast path).
+
+An *item* of a run is either a whole 28-deal match (``whole_matches``) or one deal (hands
+mode). Item ``i`` of a run is fixed by (seed, i) alone, so results are the same for any block
+count and thread count (statistics are integer sums):
+
+* whole matches: item ``i`` is match ``i``; its deals come from the engine's seeded streams,
+  its random decisions from ``rng_nb.stream(seed, i, POLICY_KEY)``.
+* hands mode: item ``i`` is deal ``i % 28`` of match ``i // 28`` (same cards, declarer and
+  dealer as in the whole match), played as if the declarer's earlier deals of that match had
+  been played by the random policy: the contracts already used are a uniformly random set of
+  the right size, and each opponent's doubles still owed come from the same coin flips the
+  random policy makes towards the declarer (B6.3 forcing included), drawn from
+  ``stream(seed, i // 28, HANDS_KEY + i % 28)``. Match totals before the deal are 0. Its
+  decisions come from ``stream(seed, i // 28, POLICY_KEY + 1 + i % 28)``.
+
+The random policy picks a uniformly random legal action; a decision with a single legal
+action draws nothing from the generator.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from cardsim import rng_nb
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_of, init_game,
+                                     legal_mask, next_deal, step)
+from cardsim.bits_nb import lowest_bit, nth_bit, popcount
+
+POLICY_KEY = 1 << 41
+HANDS_KEY = 1 << 42
+
+# Columns of the statistics array (one row per block, summed at the end).
+S_DEALS = 0             # deals played
+S_MATCHES = 1           # matches finished
+S_DECISIONS = 2         # decisions taken
+S_PAIRS_DOUBLED = 3     # pairs left doubled (not redoubled) at the end of doubling
+S_PAIRS_REDOUBLED = 4   # pairs redoubled
+S_SHARED_WINS = 5       # finished matches whose win is shared (B2)
+S_BAD = 6               # deals or matches breaking a B8 total (a bug if ever non-zero)
+S_WINS = 7              # 4 columns: match wins per seat (a shared win counts for each)
+S_FINAL = 11            # 4 columns: sum of final match totals per seat
+S_COUNT = 15            # 7 columns: deals per contract
+S_DECL_CS = 22          # 7 columns: sum of the declarer's contract scores, per contract
+S_DECL_DS = 29          # 7 columns: sum of the declarer's deal scores, per contract
+S_ALL_CS = 36           # 7 columns: sum of all seats' contract scores, per contract
+S_ALL_DS = 43           # 7 columns: sum of all seats' deal scores, per contract
+S_PAIRS_BET = 50        # 7 columns: doubled or redoubled pairs, per contract
+S_TRICKS = 57           # 7 columns: tricks played, per contract (0 for Domino)
+NUM_STATS = 64
+
+
+@njit(cache=True, inline="always")
+def random_action(base, bits, rng, i):
+    """A uniformly random legal action from generator ``rng[i]`` (no draw when forced)."""
+    n = popcount(bits)
+    if n == 1:
+        return base + lowest_bit(bits)
+    return base + nth_bit(bits, rng_nb.below(rng, i, n))
+
+
+@njit(cache=True)
+def play_random_until_deal_end(st, R, rng, i):
+    """Random legal decisions until the current deal ends; returns the decisions taken."""
+    taken = 0
+    while st[L.PHASE] < L.PH_DEAL_END:
+        base, bits = legal_mask(st, R)
+        step(st, R, random_action(base, bits, rng, i))
+        taken += 1
+    return taken
+
+
+@njit(cache=True)
+def init_hand_item(st, R, seed, item):
+    """Set ``st`` to the start of hands-mode item ``item`` (see the module doc string)."""
+    match = item // L.DEALS_PER_MATCH
+    d = item % L.DEALS_PER_MATCH
+    st[:] = 0
+    st[L.SEED] = seed
+    st[L.GAME_ID] = match
+    st[L.DEAL_NO] = d
+    first = first_declarer_of(R, seed, match)
+    st[L.FIRST_DECLARER] = first
+    block = d // L.DEALS_PER_DECLARER
+    j = d % L.DEALS_PER_DECLARER  # deals this declarer has already played
+    decl = (first + block) % 4
+    st[L.DECLARER] = decl
+    st[L.DEALER] = (decl + 3) % 4
+    h = rng_nb.stream(seed, match, HANDS_KEY + d)
+    left = A.ALL_CONTRACTS
+    for k in range(j):  # a uniformly random set of j contracts already played
+        h, r = rng_nb.below_scalar(h, A.NUM_CONTRACTS - k)
+        left &= ~(1 << nth_bit(left, r))
+    for b in range(4):
+        seat = (first + b) % 4
+        st[L.CONTRACTS_LEFT + seat] = 0 if b < block else (left if b == block else A.ALL_CONTRACTS)
+    for o in range(1, 4):
+        seat = (decl + o) % 4
+        owed = 2
+        for k in range(j):
+            if owed >= L.DEALS_PER_DECLARER - k:
+                owed -= 1  # B6.3: forced
+            else:
+                h, r = rng_nb.below_scalar(h, 2)
+                if r == 1 and owed > 0:
+                    owed -= 1
+        st[L.OWED + seat] = owed
+    deal_from_seed(st)
+    begin_deal(st, R)
+
+
+@njit(cache=True)
+def record_deal_stats(st, stats, whole_matches):
+    """Add the deal that just ended in ``st`` to a statistics row (and the match, when whole
+    matches are played: a hands-mode deal 27 ends no real match)."""
+    c = st[L.CONTRACT]
+    decl = st[L.DECLARER]
+    stats[S_DEALS] += 1
+    stats[S_COUNT + c] += 1
+    stats[S_DECL_CS + c] += st[L.CONTRACT_SCORES + decl]
+    stats[S_DECL_DS + c] += st[L.DEAL_SCORES + decl]
+    stats[S_TRICKS + c] += st[L.TRICK_NO]
+    tot_cs = 0
+    tot_ds = 0
+    for s in range(4):
+        tot_cs += st[L.CONTRACT_SCORES + s]
+        tot_ds += st[L.DEAL_SCORES + s]
+    stats[S_ALL_CS + c] += tot_cs
+    stats[S_ALL_DS + c] += tot_ds
+    if tot_cs != A.CONTRACT_TOTALS[c] or tot_ds != tot_cs:  # B8
+        stats[S_BAD] += 1
+    for i in range(4):
+        for j in range(4):
+            b = st[L.BETS + 4 * i + j]
+            if b == 1:
+                stats[S_PAIRS_DOUBLED] += 1
+                stats[S_PAIRS_BET + c] += 1
+            elif b == 2:
+                stats[S_PAIRS_REDOUBLED] += 1
+                stats[S_PAIRS_BET + c] += 1
+    if whole_matches and st[L.MATCH_OVER]:
+        stats[S_MATCHES] += 1
+        w = st[L.WINNERS]
+        if popcount(w) > 1:
+            stats[S_SHARED_WINS] += 1
+        total = 0
+        for s in range(4):
+            if (w >> s) & 1:
+                stats[S_WINS + s] += 1
+            stats[S_FINAL + s] += st[L.SCORES + s]
+            total += st[L.SCORES + s]
+        if total != 0:  # B8: the match is zero-sum
+            stats[S_BAD] += 1
+
+
+@njit(cache=True)
+def policy_stream(seed, item, whole_matches):
+    """The random policy's generator for item ``item`` (module doc string)."""
+    if whole_matches:
+        return rng_nb.stream(seed, item, POLICY_KEY)
+    return rng_nb.stream(seed, item // L.DEALS_PER_MATCH,
+                         POLICY_KEY + 1 + item % L.DEALS_PER_MATCH)
+
+
+@njit(cache=True, parallel=True)
+def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
+    """Play items ``first_game .. first_game + n_items - 1`` (deals, or whole matches) with
+    random decisions. Returns the statistics array summed over blocks (columns S_*)."""
+    stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        row = np.zeros(NUM_STATS, dtype=np.int64)  # local: no false sharing between threads
+        lo = b * per_block
+        hi = min(n_items, lo + per_block)
+        for k in range(lo, hi):
+            item = first_game + k
+            rng[0] = policy_stream(seed, item, whole_matches)
+            if whole_matches:
+                init_game(st, R, seed, item)
+            else:
+                init_hand_item(st, R, seed, item)
+            while True:
+                row[S_DECISIONS] += play_random_until_deal_end(st, R, rng, 0)
+                record_deal_stats(st, row, whole_matches)
+                if st[L.PHASE] == L.PH_MATCH_OVER or not whole_matches:
+                    break
+                next_deal(st, R)
+        for c in range(NUM_STATS):
+            stats[b, c] = row[c]
+    return stats.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# batch helpers (hand records from Python): the same items, streams and decisions as above
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def batch_init(S, R, seed, first_game, whole_matches, rng):
+    """Row i of ``S`` starts item ``first_game + i`` and ``rng[i]`` gets its policy stream."""
+    for i in prange(S.shape[0]):
+        item = first_game + i
+        rng[i] = policy_stream(seed, item, whole_matches)
+        if whole_matches:
+            init_game(S[i], R, seed, item)
+        else:
+            init_hand_item(S[i], R, seed, item)
+
+
+@njit(cache=True, parallel=True)
+def batch_random_deal(S, R, rng, taken):
+    """Every row still in a deal plays it to the end at random (generator ``rng[i]``);
+    ``taken[i]`` gets the number of decisions row i took."""
+    for i in prange(S.shape[0]):
+        taken[i] = play_random_until_deal_end(S[i], R, rng, i)
+
+
+@njit(cache=True, parallel=True)
+def batch_next_deal(S, R):
+    """Rows at a deal end (not match over) start their next deal."""
+    for i in prange(S.shape[0]):
+        if S[i, L.PHASE] == L.PH_DEAL_END:
+            next_deal(S[i], R)
+
+
+@njit(cache=True)
+def batch_deal_stats(S, stats, whole_matches):
+    """Add every row's just-ended deal to ``stats`` (as simulate_random counts it)."""
+    for i in range(S.shape[0]):
+        record_deal_stats(S[i], stats, whole_matches)

@@ -1,0 +1,195 @@
+"""What the command line calls for Barbu: ``simulate`` (random play, summary dict, optional
+hand records) and ``bench`` (throughput of the compiled random-play fast path).
+
+Results are identical for any thread count: every item is fixed by (seed, item) and the
+statistics are integer sums (simulate_nb).
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.barbu import simulate_nb as S
+from cardsim.barbu.record import deal_record, to_json_line
+from cardsim.barbu.rules import BarbuRules
+from cardsim.errors import InvalidConfigError
+
+MAX_BLOCKS = 256      # blocks of a run (does not change results, only load balance)
+HISTORY_CHUNK = 512   # rows per batch when writing hand records
+
+
+def _rules(rules) -> BarbuRules:
+    if rules is None:
+        return BarbuRules()
+    if isinstance(rules, BarbuRules):
+        return rules
+    if isinstance(rules, dict):
+        return BarbuRules.from_dict(rules)
+    raise InvalidConfigError(f"rules must be a BarbuRules or a dict, got {type(rules).__name__}")
+
+
+def _positive(name, v):
+    if v is None:
+        return None
+    if type(v) is not int or v <= 0:
+        raise InvalidConfigError(f"{name} must be a positive integer, got {v!r}")
+    return v
+
+
+class _Threads:
+    """Set numba's thread count for a block, then restore it."""
+
+    def __init__(self, threads):
+        top = numba.config.NUMBA_NUM_THREADS
+        if type(threads) is not int or not 1 <= threads <= top:
+            raise InvalidConfigError(f"threads must be an integer in 1..{top}, got {threads!r}")
+        self.threads = threads
+
+    def __enter__(self):
+        self.old = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+
+    def __exit__(self, *exc):
+        numba.set_num_threads(self.old)
+
+
+def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | None = None,
+             threads: int = 1, history_path: str | Path | None = None) -> dict:
+    """Random play: ``hands`` single deals (hands mode, simulate_nb doc string) or ``games``
+    whole 28-deal matches; exactly one of them. With ``history_path`` every deal is also
+    written there as a cardsim-barbu/1 hand record (the same deals and decisions).
+
+    Returns the summary dict (see ``summarize``)."""
+    rules = _rules(rules)
+    hands = _positive("hands", hands)
+    games = _positive("games", games)
+    if (hands is None) == (games is None):
+        raise InvalidConfigError("give exactly one of hands (single deals) or games "
+                                 f"(28-deal matches), got hands={hands!r}, games={games!r}")
+    if type(seed) is not int or seed < 0:
+        raise InvalidConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    whole = games is not None
+    n_items = games if whole else hands
+    R = rules.pack()
+    with _Threads(threads):
+        t0 = time.perf_counter()
+        if history_path is None:
+            stats = S.simulate_random(R, seed, 0, n_items, whole, min(MAX_BLOCKS, n_items))
+        else:
+            stats = _simulate_with_history(rules, R, seed, n_items, whole, Path(history_path))
+        seconds = time.perf_counter() - t0
+    out = summarize(stats, rules, seed, whole, seconds)
+    out["threads"] = threads
+    out["history_path"] = None if history_path is None else str(history_path)
+    return out
+
+
+def _simulate_with_history(rules, R, seed, n_items, whole, path: Path) -> np.ndarray:
+    """The batch path: same items and decisions as simulate_random, records written in
+    (game, deal) order."""
+    stats = np.zeros(S.NUM_STATS, dtype=np.int64)
+    with open(path, "w", encoding="utf-8") as f:
+        for lo in range(0, n_items, HISTORY_CHUNK):
+            n = min(HISTORY_CHUNK, n_items - lo)
+            batch = np.zeros((n, L.STATE_WIDTH), dtype=np.int64)
+            rng = np.zeros(n, dtype=np.uint64)
+            taken = np.zeros(n, dtype=np.int64)
+            S.batch_init(batch, R, seed, lo, whole, rng)
+            lines = [[] for _ in range(n)]
+            for d in range(L.DEALS_PER_MATCH if whole else 1):
+                S.batch_random_deal(batch, R, rng, taken)
+                stats[S.S_DECISIONS] += int(taken.sum())
+                S.batch_deal_stats(batch, stats, whole)
+                for i in range(n):
+                    lines[i].append(to_json_line(deal_record(batch[i], rules, seed)))
+                if whole:
+                    S.batch_next_deal(batch, R)
+            for row in lines:
+                f.write("\n".join(row) + "\n")
+    return stats
+
+
+def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,
+              seconds: float) -> dict:
+    """The summary dict of a statistics array (columns simulate_nb.S_*)."""
+    st = [int(x) for x in stats]
+    deals = st[S.S_DEALS]
+    contracts = {}
+    for c, name in enumerate(A.CONTRACT_NAMES):
+        n = st[S.S_COUNT + c]
+        contracts[name] = {
+            "deals": n,
+            # the declarer's mean (all four seats together always total CONTRACT_TOTALS, B8)
+            "mean_contract_score": st[S.S_DECL_CS + c] / n if n else None,
+            "mean_deal_score": st[S.S_DECL_DS + c] / n if n else None,
+            "mean_tricks": st[S.S_TRICKS + c] / n if n else None,
+            "doubled_pairs_per_deal": st[S.S_PAIRS_BET + c] / n if n else None,
+        }
+    pairs = 6 * deals
+    doubled = st[S.S_PAIRS_DOUBLED]
+    redoubled = st[S.S_PAIRS_REDOUBLED]
+    out = {
+        "game": "barbu",
+        "mode": "games" if whole else "hands",
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "rules_hash": rules.rules_hash(),
+        "deals": deals,
+        "matches": st[S.S_MATCHES],
+        "decisions": st[S.S_DECISIONS],
+        "seconds": seconds,
+        "deals_per_s": deals / seconds if seconds > 0 else None,
+        "contracts": contracts,
+        "doubling": {
+            "pairs_doubled": doubled,            # left at double
+            "pairs_redoubled": redoubled,
+            "doubled_frequency": (doubled + redoubled) / pairs if pairs else None,
+            "redoubled_frequency": redoubled / pairs if pairs else None,
+            "bets_per_deal": (doubled + redoubled) / deals if deals else None,
+        },
+        "invariant_violations": st[S.S_BAD],     # B8 totals broken (0 unless a bug)
+        "match_results": None,
+    }
+    m = st[S.S_MATCHES]
+    if whole:
+        out["match_results"] = {
+            "matches": m,
+            "wins_per_seat": st[S.S_WINS:S.S_WINS + 4],
+            "win_rate_per_seat": [w / m if m else None for w in st[S.S_WINS:S.S_WINS + 4]],
+            "shared_wins": st[S.S_SHARED_WINS],
+            "mean_final_score_per_seat": [x / m if m else None
+                                          for x in st[S.S_FINAL:S.S_FINAL + 4]],
+        }
+    return out
+
+
+def bench(hands: int = 2_000_000, threads: int = 2, seed: int = 0) -> dict:
+    """Throughput of random single deals (hands mode, random contract choice and doubling)
+    on the compiled fast path. ``compile_s``: the first call (compiling, or loading numba's
+    cache). ``peak_memory_mb``: the process's peak resident set size."""
+    hands = _positive("hands", hands)
+    R = BarbuRules().pack()
+    with _Threads(threads):
+        t0 = time.perf_counter()
+        S.simulate_random(R, seed, 0, 28, False, 2)
+        compile_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        stats = S.simulate_random(R, seed, 0, hands, False, min(MAX_BLOCKS, hands))
+        seconds = time.perf_counter() - t0
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "game": "barbu",
+        "hands": int(stats[S.S_DEALS]),
+        "threads": threads,
+        "seconds": seconds,
+        "hands_per_s": hands / seconds if seconds > 0 else float("inf"),
+        "compile_s": compile_s,
+        "peak_memory_mb": peak_kb / 1024.0,
+    }
