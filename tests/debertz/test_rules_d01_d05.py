@@ -246,8 +246,7 @@ def test_d3_four_players_turnup_receiver(turnup_to, bids, receiver, extra):
         assert cards(" ".join(g.hand(s))) == cards(HANDS4[s] + " " + extra[s])
         assert len(g.hand(s)) == 8
     assert g.field("dead") == 0  # all 32 cards used
-    rec = deal_record(g) if g.phase() == "deal_end" else None
-    assert rec is None and g.phase() == "play"
+    assert g.phase() == "play"
 
 
 # =================================================================================================
@@ -433,3 +432,11 @@ def test_d5_no_swap_with_four_players():
     g.step("play")  # seat 0 holds 7H and takes the turn-up AH
     assert g.phase() == "play"
     assert "7H" in g.hand(0) and "AH" in g.hand(0)
+
+
+def test_d5_no_swap_when_the_turnup_is_the_seven_of_trump():
+    rules = DebertzRules(players=3)
+    g = deal9(rules, ["AS KS QS AD KD QD 8H 8C 9C", "JS TS 9S JD TD 9D KC QC JC",
+                      "8S 7S 8D 7D AC TC 9H AH KH"], "7H", dealer=2)
+    g.step("play")
+    assert g.phase() == "play" and g.turn() == 0

@@ -434,3 +434,45 @@ def test_d8_trick_winner_leads_next():
     assert legal_names(g) == ["JH"]   # D8.1/D8.3: JH is seat 1's only trump and beats KH
     g.step("JH")
     assert g.turn() == 1 and list(g.field("trick_winners")[:2]) == [0, 1]
+
+
+def test_d6_1_bella_cards_may_be_part_of_a_sequence():
+    # seat 0: AH KH QH is a terz in trump and also the bella
+    rules = DebertzRules(players=2)
+    g = deal9(rules, ["AH KH QH 7S 9S JD 8D 7C 9C", "AS KS TS JC KD 8C TC 8H 9H"], "JH",
+              dealer=1)
+    g.step("play")
+    assert g.field("seq_points")[0] == 20 and g.field("meld_winner") == 0
+    assert g.field("bella_seat") == 0
+
+
+@pytest.mark.parametrize("declare", ["first_trick", "before_play"])
+def test_d6_6_d11_debertz_shown_before_the_lead_whatever_declare(declare):
+    rules = DebertzRules(players=2, declare=declare)
+    g = deal9(rules, DEB_HANDS, "AC", dealer=0)
+    g.step("play")
+    assert g.phase() == "game_over" and deal_record(g)["end"] == "debertz"
+
+
+def test_d8_illegal_card_is_refused():
+    from cardsim.errors import IllegalActionError
+    rules = DebertzRules(players=2)
+    g = deal9(rules, BELLA_HANDS, "8H", dealer=1)
+    g.step("play")
+    g.step("AS")
+    with pytest.raises(IllegalActionError):
+        g.step("JH")          # seat 1 holds spades: must follow (D8.1)
+    with pytest.raises(IllegalActionError):
+        g.step("AD")
+    g.step("JS")              # following need not beat: JS is legal too
+    assert g.turn() == 0
+
+
+@pytest.mark.parametrize("decision,bella_seat", [("swap", 1), ("keep", -1)])
+def test_d5_d7_swap_can_complete_the_bella(decision, bella_seat):
+    # seat 1 holds 7H and QH; the turn-up is KH: swapping gives it K and Q of trump
+    rules = DebertzRules(players=2)
+    g = deal9(rules, ["AS TS KS 8H 9D 7D AC TC 8C", "7H QH 9S JS AD TD 8D 7C 9C"], "KH",
+              dealer=0)
+    play(g, ["play", decision])
+    assert g.field("bella_seat") == bella_seat

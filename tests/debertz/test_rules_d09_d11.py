@@ -127,6 +127,8 @@ def test_d9_1_bidder_scores_more():
     assert rec["trick_winners"] == [1, 1, 1, 1, 0, 0, 0, 0, 0]
     assert rec["round_points"] == [62, 42]
     assert rec["recorded"] == [62, 42] and rec["byte"] is None
+    # D2 with 2 players: 10 + the points of the 18 cards played (48 + 46); dead cards excluded
+    assert sum(rec["round_points"]) == 10 + 94
     assert rec["scores_after"] == [162, 92]
     assert rec["byte_counts_after"] == [0, 0]
 
@@ -481,3 +483,30 @@ def test_d11_debertz_wins_whatever_the_scores():
     assert rec["end"] == "debertz" and rec["winner"] == 1
     assert rec["recorded"] == [0, 0] and rec["scores_after"] == [300, -50]
     assert rec["pot_after"] == 40
+
+
+# The 4-player deal of test_rules_d01_d05 (D2): dealer 3, seat 0 bids hearts (turn-up 7H).
+HANDS4 = ["AS 7S KD 8D TC 9C", "TS 8S AD 7D KC JC", "KS 9S TD JD AC 8C", "QS JS QD 9D QC 7C"]
+STOCK4 = ["JH", "9H", "8H", "AH", "QH", "TH", "KH"]
+# T1 seat 0 takes JH 8H QH KH (27); T2 seat 1 takes 7H 9H AH TH (35)
+PLAYS4_T1_T2 = "JH 8H QH KH 7H 9H AH TH"
+
+
+@pytest.mark.parametrize("scores,n_plays,recorded,winner", [
+    ([480, 0], 4, [27, 0], 0),       # team 0 (seat 0): 480 + 27 = 507 after T1
+    ([0, 470], 8, [27, 35], 1),      # team 1 (seat 1): 470 + 35 = 505 after T2
+])
+def test_d11_points_mode_teams(scores, n_plays, recorded, winner):
+    rules = DebertzRules(players=4, teams=True, end_mode="points")
+    g = DebertzGame.from_deal(rules, HANDS4, "7H", STOCK4, dealer=3, scores=scores)
+    g.step("play")
+    plays = PLAYS4_T1_T2.split()
+    k = 0
+    while g.phase() == "play":
+        g.step(plays[k])
+        k += 1
+    assert k == n_plays
+    rec = deal_record(g)
+    assert rec["end"] == "points" and rec["winner"] == winner
+    assert rec["recorded"] == recorded
+    assert rec["scores_after"] == [scores[0] + recorded[0], scores[1] + recorded[1]]
