@@ -11,6 +11,7 @@ from numba import njit
 from cardsim import rng_nb
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import actions as A
+from cardsim.jit import NO_REFCOUNT
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import KIND_DEBERTZ, key_kind, meld_summary
 from cardsim.debertz.tables import (LAST_TRICK_BONUS, PLAIN_POINTS_BYTE, PLAIN_STRENGTH,
@@ -93,7 +94,7 @@ def winning_index(c0, c1, c2, c3, length, trump):
 # ---------------------------------------------------------------------------------------------
 # starting games and deals (D1, D3)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def init_game(st, R, seed, game_id):
     """Reset ``st`` to the start of a game and deal its first deal."""
     st[:] = 0
@@ -108,7 +109,7 @@ def init_game(st, R, seed, game_id):
     deal_from_seed(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def deal_from_seed(st, R):
     """Deal the current deal (dealer and deal_no already set) from the seeded generator:
     the deck order comes from (seed, game, deal number) alone."""
@@ -120,7 +121,7 @@ def deal_from_seed(st, R):
     deal_current_deck(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def deal_from_deck(st, R, deck):
     """Deal from a given deck order (any permutation of the 32 cards)."""
     clear_deal(st)
@@ -129,7 +130,7 @@ def deal_from_deck(st, R, deck):
     deal_current_deck(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def clear_deal(st):
     """Reset every per-deal field (scores, pot and byte counts are kept)."""
     for f in range(L.DECK, L.SCORES):
@@ -146,7 +147,7 @@ def clear_deal(st):
     st[L.NEXT_DEALER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def deal_current_deck(st, R):
     """Deal the deck order held in the state: seat s gets deck[6s:6s+6], deck[6n] is the
     turn-up, the rest is the stock, dealt after bidding in order from the dealer (D3)."""
@@ -173,7 +174,7 @@ def deal_current_deck(st, R):
     st[L.TURN] = (st[L.DEALER] + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def end_void(st, R, next_dealer):
     """A void deal (D3.2, D4): no score changes."""
     st[L.END] = L.END_VOID
@@ -182,7 +183,7 @@ def end_void(st, R, next_dealer):
     st[L.PHASE] = L.PH_DEAL_END
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def next_deal(st, R):
     """Start the next deal of a game whose last deal has ended (phase PH_DEAL_END)."""
     st[L.DEALER] = st[L.NEXT_DEALER]
@@ -300,7 +301,7 @@ def bid(st, R, action):
         end_void(st, R, (st[L.DEALER] + 1) % n)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def finish_bidding(st, R, bidder, trump):
     """Trump is chosen: deal the extra cards (D3.3), offer the seven swap (D5) or start play."""
     n = R[L.R_PLAYERS]
@@ -345,7 +346,7 @@ def finish_bidding(st, R, bidder, trump):
     start_play(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def start_play(st, R):
     """Melds (D6), bella (D7), a debertz ending the game (D6.5, D11), then the first lead."""
     n = R[L.R_PLAYERS]
@@ -427,7 +428,7 @@ def play_card(st, R, card):
 # ---------------------------------------------------------------------------------------------
 # scoring (D9, D10, D11)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def side_tricks(st, R, side):
     """Tricks taken by a side."""
     t = 0
@@ -437,7 +438,7 @@ def side_tricks(st, R, side):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def points_so_far(st, R, side, bella_unshown_counts):
     """Cards of a side's tricks, plus its sequences and bella once it has a trick (D9.1, D11)."""
     n = R[L.R_PLAYERS]
@@ -468,7 +469,7 @@ def side_in_order(st, R, j):
     return (st[L.DEALER] + 1 + j) % R[L.R_SIDES]
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def score_round(st, R, last_winner):
     """D9: round points, byte / hanging byte / pot, penalties; then D10 and D11."""
     nsides = R[L.R_SIDES]
@@ -538,7 +539,7 @@ def score_round(st, R, last_winner):
     check_round_end(st, R, bside)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def choose_next_dealer(st, R):
     """D10: clockwise, or the side with the unique most recorded points (its member first in
     order from the dealer in team play); ties fall back to clockwise."""
@@ -566,7 +567,7 @@ def choose_next_dealer(st, R):
     return clockwise
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def check_round_end(st, R, bside):
     """D11 "round" rule: once someone reached the target, the highest total wins; ties go to
     the bidder's side, else to the side first in order from the dealer."""
@@ -592,7 +593,7 @@ def check_round_end(st, R, bside):
     finish_game(st, winner)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def finish_game(st, winner):
     st[L.GAME_OVER] = 1
     st[L.WINNER] = winner
@@ -601,7 +602,7 @@ def finish_game(st, winner):
     st[L.PHASE] = L.PH_GAME_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def check_points_end(st, R, side):
     """D11 "points" rule, after ``side`` took a trick that is not the last one."""
     if st[L.SCORES + side] + points_so_far(st, R, side, False) < R[L.R_TARGET]:
@@ -619,7 +620,7 @@ def check_points_end(st, R, side):
 # ---------------------------------------------------------------------------------------------
 # copying
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def copy_state(src, dst):
     """Copy one game state row into another (search agents branch this way)."""
     for k in range(src.shape[0]):

@@ -11,6 +11,8 @@ A seat's highest sequence is summarised as a comparison key, larger = higher (D6
 import numpy as np
 from numba import njit
 
+from cardsim.jit import NO_REFCOUNT
+
 KIND_NONE, KIND_TERZ, KIND_FIFTY, KIND_DEBERTZ = 0, 1, 2, 3
 KIND_NAMES = (None, "terz", "fifty", "debertz")
 KIND_POINTS = np.array([0, 20, 50, 0], dtype=np.int64)  # a debertz wins the game instead (D6.5)
@@ -56,31 +58,47 @@ def list_runs(hand, out):
     return n
 
 
-@njit(cache=True)
+def _suit_tables(plain_long_runs_are_fifties):
+    """Per suit byte (256 entries): points of all its runs, and its highest run coded as
+    ``(kind << 3 | top) + 1`` (0: none). Built from ``list_runs``/``run_kind`` themselves."""
+    points = np.zeros(256, dtype=np.int64)
+    best = np.zeros(256, dtype=np.int64)
+    runs = np.zeros((4, 3), dtype=np.int64)
+    list_runs_py = getattr(list_runs, "py_func", list_runs)  # plain Python: no compiling here
+    run_kind_py = getattr(run_kind, "py_func", run_kind)
+    for b in range(256):
+        for k in range(list_runs_py(b, runs)):
+            _, top, length = runs[k]
+            # suit 1, trump 0: a plain suit, so debertz_trump_only decides 7-8 card runs
+            kind = run_kind_py(length, 1, 0, plain_long_runs_are_fifties)
+            points[b] += KIND_POINTS[kind]
+            best[b] = max(best[b], (kind << 3 | top) + 1)
+    return points, best
+
+
+RUN_POINTS, RUN_BEST = _suit_tables(False)                    # 7-8 card runs are debertz
+RUN_POINTS_NO_DEB, RUN_BEST_NO_DEB = _suit_tables(True)        # ... are fifties (D6.5)
+
+
+@njit(cache=True, **NO_REFCOUNT)
 def meld_summary(hand, trump, debertz_trump_only, trump_wins_tie):
     """(key of the highest sequence, points of all sequences, kind of the highest) of a hand."""
     best = 0
-    best_kind = KIND_NONE
     points = 0
     for suit in range(4):
         b = (hand >> (suit * 8)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if (b >> rank & 1) == 0:
-                rank += 1
-                continue
-            start = rank
-            while rank < 8 and (b >> rank & 1):
-                rank += 1
-            kind = run_kind(rank - start, suit, trump, debertz_trump_only)
-            if kind != KIND_NONE:
-                points += KIND_POINTS[kind]
-                tie = 1 if (trump_wins_tie and suit == trump) else 0
-                key = ((kind << 5) | ((rank - 1) << 1) | tie) + 1
-                if key > best:
-                    best = key
-                    best_kind = kind
-    return best, points, best_kind
+        if debertz_trump_only and suit != trump:
+            code = RUN_BEST_NO_DEB[b]
+            points += RUN_POINTS_NO_DEB[b]
+        else:
+            code = RUN_BEST[b]
+            points += RUN_POINTS[b]
+        if code != 0:
+            tie = 1 if (trump_wins_tie and suit == trump) else 0
+            key = ((((code - 1) >> 3) << 5) | (((code - 1) & 7) << 1) | tie) + 1
+            if key > best:
+                best = key
+    return best, points, key_kind(best)
 
 
 @njit(cache=True, inline="always")

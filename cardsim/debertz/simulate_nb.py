@@ -13,6 +13,7 @@ from cardsim.bits_nb import nth_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
+from cardsim.jit import NO_REFCOUNT
 
 POLICY_KEY = 1 << 41
 
@@ -41,7 +42,7 @@ def random_action(mask, rng, i):
     return nth_bit(mask, rng_nb.below(rng, i, popcount(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def record_deal_stats(st, R, stats):
     """Add the deal that just ended in ``st`` to a statistics row."""
     stats[S_DEALS] += 1
@@ -87,10 +88,7 @@ def play_random_until_deal_end(st, R, rng, i):
     return taken
 
 
-# ``_nrt=False`` compiles without numba's reference counting: this loop allocates nothing, and
-# the engine's inlined helpers would otherwise pay atomic reference-count calls on the state
-# row at every decision (about a third of the time of a deal).
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNT)
 def play_block(st, R, rng, row, seed, first_game, lo, hi, whole_games):
     """Items lo..hi-1 of a run: fresh games, each one deal or played to its end."""
     for item in range(lo, hi):
