@@ -75,11 +75,34 @@ def start_deal(st, R):
 
 @njit(cache=True)
 def deal_from_seed(st):
-    """Shuffle the deck from (seed, match, deal number) alone and give 13 cards each (B2)."""
+    """Deal 13 cards each (B2) from (seed, match, deal number) alone.
+
+    A partial Fisher-Yates shuffle fills deck positions 51 down to 13 (seats 3, 2, 1) with
+    uniformly drawn cards; positions 0-12 keep the rest (seat 0), so the 13-13-13-13 split is
+    uniform. Two swaps share one 31-bit draw r: j1 = r (k+1) >> 31, then the low 31 bits of
+    that product (again nearly uniform, 25+ bits of entropy left) give j2 the same way, with
+    multiplications only (bias below 2**-24 per index)."""
     deck = st[L.DECK:L.DECK + 52]
     for c in range(52):
         deck[c] = c
-    rng_nb.shuffle_cards(rng_nb.stream(st[L.SEED], st[L.GAME_ID], st[L.DEAL_NO]), deck)
+    state = rng_nb.stream(st[L.SEED], st[L.GAME_ID], st[L.DEAL_NO])
+    low31 = (1 << 31) - 1
+    k = 51
+    while k >= 13:
+        state, r = rng_nb.below_scalar(state, 1 << 31)
+        x = r * (k + 1)
+        j = x >> 31
+        t = deck[k]
+        deck[k] = deck[j]
+        deck[j] = t
+        k -= 1
+        if k >= 13:
+            x = (x & low31) * (k + 1)
+            j = x >> 31
+            t = deck[k]
+            deck[k] = deck[j]
+            deck[j] = t
+            k -= 1
     for s in range(4):
         m = 0
         for k in range(13):

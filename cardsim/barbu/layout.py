@@ -23,7 +23,7 @@ FIELDS = (
     ("scores", 4, "per seat: match total"),
     ("match_over", 1, "1 once the 28th deal is scored"),
     ("winners", 1, "mask of the seats with the highest total once the match is over (B2)"),
-    ("deck", 52, "the deal's card order: seat s got deck[13s:13s+13]"),
+    ("deck", 52, "the deal's card order: seat s got deck[13s:13s+13] (engine_nb.deal_from_seed)"),
     ("hands", 4, "per seat: mask of the cards now held"),
     ("played", 1, "mask of every card played in this deal"),
     ("dbl_round", 1, "B6: 1 = first turns, 2 = redouble round (B6.2)"),

@@ -163,6 +163,32 @@ def policy_stream(seed, item, whole_matches):
                          POLICY_KEY + 1 + item % L.DEALS_PER_MATCH)
 
 
+# ``_nrt=False`` compiles the block loop without numba's reference counting: it allocates
+# nothing, and otherwise every inlined engine call pays atomic reference-count updates on the
+# state row and the shared rules array (which also makes threads fight over one cache line).
+@njit(cache=True, _nrt=False)
+def play_block(st, R, rng, row, seed, first_game, lo, hi, whole_matches):
+    """Items first_game + lo .. first_game + hi - 1 of a run, statistics added to ``row``."""
+    for k in range(lo, hi):
+        item = first_game + k
+        rng[0] = policy_stream(seed, item, whole_matches)
+        if whole_matches:
+            init_game(st, R, seed, item)
+        else:
+            init_hand_item(st, R, seed, item)
+        while True:
+            taken = 0
+            while st[L.PHASE] < L.PH_DEAL_END:
+                base, bits = legal_mask(st, R)
+                step(st, R, random_action(base, bits, rng, 0))
+                taken += 1
+            row[S_DECISIONS] += taken
+            record_deal_stats(st, row, whole_matches)
+            if st[L.PHASE] == L.PH_MATCH_OVER or not whole_matches:
+                break
+            next_deal(st, R)
+
+
 @njit(cache=True, parallel=True)
 def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
     """Play items ``first_game .. first_game + n_items - 1`` (deals, or whole matches) with
@@ -173,21 +199,10 @@ def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
         rng = np.zeros(1, dtype=np.uint64)
         row = np.zeros(NUM_STATS, dtype=np.int64)  # local: no false sharing between threads
+        R_local = R.copy()                           # each thread reads its own rules copy
         lo = b * per_block
         hi = min(n_items, lo + per_block)
-        for k in range(lo, hi):
-            item = first_game + k
-            rng[0] = policy_stream(seed, item, whole_matches)
-            if whole_matches:
-                init_game(st, R, seed, item)
-            else:
-                init_hand_item(st, R, seed, item)
-            while True:
-                row[S_DECISIONS] += play_random_until_deal_end(st, R, rng, 0)
-                record_deal_stats(st, row, whole_matches)
-                if st[L.PHASE] == L.PH_MATCH_OVER or not whole_matches:
-                    break
-                next_deal(st, R)
+        play_block(st, R_local, rng, row, seed, first_game, lo, hi, whole_matches)
         for c in range(NUM_STATS):
             stats[b, c] = row[c]
     return stats.sum(axis=0)
