@@ -384,19 +384,36 @@ def start_play(st, R):
     st[L.PHASE] = L.PH_PLAY
 
 
+@njit(cache=True, **NO_REFCOUNT)
+def show_voids(st, R, seat, card, trump):
+    """D8: a seat that does not follow shows it lacks the led suit; if it also does not trump
+    when it had to (no partner exemption in force), it shows it lacks trumps too."""
+    led = st[L.TRICK] >> 3
+    st[L.VOIDS + seat] |= 1 << led
+    if (card >> 3) != trump and led != trump:
+        if R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION]:
+            k = winning_index(st[L.TRICK], st[L.TRICK + 1], st[L.TRICK + 2], 0,
+                              st[L.TRICK_LEN], trump)
+            if ((st[L.LEADER] + k) % 4 - seat) % 2 == 0:
+                return  # D8.5: the partner wins, so not trumping shows nothing
+        st[L.VOIDS + seat] |= 1 << trump
+
+
 @njit(cache=True, inline="always")
 def play_card(st, R, card):
     """D7, D8: the seat to act plays ``card``; completes tricks and the round."""
     n = R[L.R_PLAYERS]
     seat = st[L.TURN]
     bit = 1 << card
+    trump = st[L.TRUMP]
+    if st[L.TRICK_LEN] > 0 and (card >> 3) != (st[L.TRICK] >> 3):
+        show_voids(st, R, seat, card, trump)
     st[L.HANDS + seat] &= ~bit
     st[L.PLAYED] |= bit
     st[L.TRICK + st[L.TRICK_LEN]] = card
     st[L.TRICK_LEN] += 1
     st[L.PLAYS + st[L.N_PLAYS]] = seat * 32 + card
     st[L.N_PLAYS] += 1
-    trump = st[L.TRUMP]
     if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and (card >> 3) == trump:
         r = card & 7
         if r == 5 or r == 6:  # D7: announced with the first (or only the second) of K, Q

@@ -43,6 +43,7 @@ FIELDS = (
     ("plays", 32, "each card played, in order, as seat * 32 + card"),
     ("trick_winners", 9, "seat that took each completed trick"),
     ("played", 1, "mask of every card played in this deal"),
+    ("voids", 4, "per seat: suits (bit per suit) it has shown it lacks by its plays (D8)"),
     ("scores", 4, "per side: total recorded points of the game"),
     ("byte_counts", 4, "per side: number of bytes (D9.3)"),
     ("pot", 1, "hanging-byte pot waiting for a round winner (D9.2)"),
@@ -102,6 +103,7 @@ N_PLAYS = OFFSETS["n_plays"][0]
 PLAYS = OFFSETS["plays"][0]
 TRICK_WINNERS = OFFSETS["trick_winners"][0]
 PLAYED = OFFSETS["played"][0]
+VOIDS = OFFSETS["voids"][0]
 SCORES = OFFSETS["scores"][0]
 BYTE_COUNTS = OFFSETS["byte_counts"][0]
 POT = OFFSETS["pot"][0]

@@ -122,3 +122,23 @@ def test_random_games_end_and_count_deals():
     assert stats[SN.S_PLAYED] + stats[SN.S_VOID] + stats[SN.S_DEBERTZ] == 500
     # every played deal hands out 162 + melds + bella points between the sides (D12)
     assert stats[SN.S_RP] + stats[SN.S_RP + 1] >= 162 * stats[SN.S_PLAYED]
+
+
+def test_shown_voids_are_true():
+    """A suit a seat has shown it lacks (layout field voids) is never in its hand later."""
+    for conventions in CONVENTION_SETS:
+        rules = DebertzRules(**conventions)
+        rng = np.random.default_rng(1)
+        shown = 0
+        for g in range(4):
+            game = DebertzGame(rules, seed=2, first_game=g)
+            st = game.state[0]
+            while st[L.PHASE] < L.PH_DEAL_END:
+                game.step(int(rng.choice(game.legal_actions())))
+                for s in range(rules.players):
+                    v = int(st[L.VOIDS + s])
+                    shown += v != 0
+                    for suit in range(4):
+                        if v >> suit & 1:
+                            assert int(st[L.HANDS + s]) >> (suit * 8) & 0xFF == 0
+        assert shown > 0
