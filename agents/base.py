@@ -1,0 +1,125 @@
+"""The agent protocol, and agents whose policy runs inside compiled code.
+
+Every agent has ``reset(seed)`` and a batched ``act(observations, legal_masks) -> actions``.
+
+``CompiledAgent``s (random, heuristic, ...) also have a numba policy: the game's compiled
+loops (``agents/<game>/play_nb.py``) call ``choose_action(kind, params, ...)`` with the agent's
+``kind`` id and float ``params`` vector, so a simulation never returns to Python per move.
+Their observations are the engine's state rows of the games where they are to act: a compiled
+policy reads only what the seat to act may know (its own cards, cards played, the trick, the
+turn-up and where it went, bids, voids shown, scores), which ``tests/agents`` checks by
+changing the hidden cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from cardsim.errors import InvalidConfigError
+
+PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of an agent: default, bounds and meaning."""
+
+    default: float
+    low: float
+    high: float
+    doc: str
+
+
+class Agent:
+    """Base of every agent: a name, a game, ``reset`` and ``act``."""
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, game: str):
+        self.game = game
+
+    def reset(self, seed: int) -> None:  # stateless agents need nothing
+        self.seed = seed
+
+    def act(self, observations, legal_masks) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+@dataclass
+class CompiledAgent(Agent):
+    """An agent with a numba policy: ``kind`` selects it in the game's ``choose_action``."""
+
+    game: str
+    options: dict[str, float] = field(default_factory=dict)
+
+    kind: ClassVar[int] = -1
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+
+    def __post_init__(self):
+        for key, value in self.options.items():
+            if key not in self.OPTIONS:
+                allowed = ", ".join(self.OPTIONS) or "none"
+                raise InvalidConfigError(
+                    f"agent {self.name!r} has no option {key!r}; its options: {allowed}")
+            opt = self.OPTIONS[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not opt.low <= value <= opt.high:
+                raise InvalidConfigError(
+                    f"agent {self.name!r} option {key!r} = {value!r} is out of range; "
+                    f"allowed: a number in [{opt.low}, {opt.high}]")
+
+    @property
+    def params(self) -> np.ndarray:
+        """Option values in declaration order, padded to PARAMS_WIDTH."""
+        p = np.zeros(PARAMS_WIDTH, dtype=np.float64)
+        for k, (name, opt) in enumerate(self.OPTIONS.items()):
+            p[k] = float(self.options.get(name, opt.default))
+        return p
+
+    @property
+    def label(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.options.items()))
+
+    def act(self, observations, legal_masks=None) -> np.ndarray:
+        """Actions for ``observations = EngineView(states, rules)``: a batch of engine state
+        rows, each with this agent's seat to act. ``legal_masks`` may be omitted: a compiled
+        policy computes the legal set itself and only ever returns a legal action."""
+        from agents.registry import batch_act_kernel
+
+        states, packed_rules = observations
+        if not hasattr(self, "_rng"):
+            self.reset(0)
+        return batch_act_kernel(self.game)(np.ascontiguousarray(states), packed_rules,
+                                           self.kind, self.params, self._rng)
+
+    def reset(self, seed: int) -> None:
+        """Seed the agent's own generator (its random choices, not the deals)."""
+        from cardsim import rng_nb
+
+        self.seed = seed
+        self._rng = np.array([rng_nb.stream(seed, 0, 1 << 43)], dtype=np.uint64)
+
+
+class EngineView(tuple):
+    """What a compiled agent observes: ``(states, packed_rules)``."""
+
+    def __new__(cls, states, packed_rules):
+        return super().__new__(cls, (states, packed_rules))
+
+
+class RandomAgent(CompiledAgent):
+    """Uniformly random legal decisions (both games)."""
+
+    name = "random"
+    games = ("debertz", "barbu")
+    kind = 0

@@ -1,0 +1,19 @@
+"""Compiled Debertz policies, selected by an agent's ``kind`` id (agents.base.CompiledAgent).
+
+``choose_action(kind, params, st, R, rng, i)`` returns a legal action for the seat to act in
+state row ``st``; ``rng[i]`` is the agent's generator. A new compiled agent adds its kind here.
+"""
+
+from numba import njit
+
+from agents.random_nb import random_action
+from cardsim.debertz.engine_nb import legal_mask
+
+RANDOM = 0
+
+
+@njit(cache=True, inline="always")
+def choose_action(kind, params, st, R, rng, i):
+    """The action agent ``kind`` with ``params`` takes in ``st``."""
+    mask = legal_mask(st, R)
+    return random_action(mask, rng, i)
