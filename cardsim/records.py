@@ -32,7 +32,11 @@ class RecordWriter:
         return self
 
     def write(self, record: dict) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+        self.write_line(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+
+    def write_line(self, line: str) -> None:
+        """Write one record already serialised as a JSON line (no newline)."""
+        self._file.write(line)
         self._file.write("\n")
         self.count += 1
 

@@ -13,12 +13,30 @@ def set_threads(threads: int) -> int:
     import numba
 
     limit = numba.config.NUMBA_NUM_THREADS
-    if not 1 <= threads <= limit:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
         raise InvalidConfigError(
             f"threads must be between 1 and {limit} on this machine, got {threads} "
             f"(set NUMBA_NUM_THREADS to allow more)")
     numba.set_num_threads(threads)
     return threads
+
+
+class threads:
+    """Context manager: run with ``n`` numba threads, then restore the previous count."""
+
+    def __init__(self, n: int):
+        import numba
+
+        self.old = numba.get_num_threads()
+        set_threads(n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        import numba
+
+        numba.set_num_threads(self.old)
 
 
 def blocks_for(n_items: int, threads: int) -> int:

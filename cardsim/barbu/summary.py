@@ -7,11 +7,9 @@ statistics are integer sums (simulate_nb).
 
 from __future__ import annotations
 
-import resource
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from cardsim.barbu import actions as A
@@ -20,6 +18,9 @@ from cardsim.barbu import simulate_nb as S
 from cardsim.barbu.record import deal_record, to_json_line
 from cardsim.barbu.rules import BarbuRules
 from cardsim.errors import InvalidConfigError
+from cardsim.records import RecordWriter
+from cardsim.runtime import peak_memory_mb
+from cardsim.runtime import threads as threads_for_run
 
 MAX_BLOCKS = 256      # blocks of a run (does not change results, only load balance)
 HISTORY_CHUNK = 512   # rows per batch when writing hand records
@@ -43,23 +44,6 @@ def _positive(name, v):
     return v
 
 
-class _Threads:
-    """Set numba's thread count for a block, then restore it."""
-
-    def __init__(self, threads):
-        top = numba.config.NUMBA_NUM_THREADS
-        if type(threads) is not int or not 1 <= threads <= top:
-            raise InvalidConfigError(f"threads must be an integer in 1..{top}, got {threads!r}")
-        self.threads = threads
-
-    def __enter__(self):
-        self.old = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-
-    def __exit__(self, *exc):
-        numba.set_num_threads(self.old)
-
-
 def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | None = None,
              threads: int = 1, history_path: str | Path | None = None) -> dict:
     """Random play: ``hands`` single deals (hands mode, simulate_nb doc string) or ``games``
@@ -78,7 +62,7 @@ def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | N
     whole = games is not None
     n_items = games if whole else hands
     R = rules.pack()
-    with _Threads(threads):
+    with threads_for_run(threads):
         t0 = time.perf_counter()
         if history_path is None:
             stats = S.simulate_random(R, seed, 0, n_items, whole, min(MAX_BLOCKS, n_items))
@@ -95,7 +79,7 @@ def _simulate_with_history(rules, R, seed, n_items, whole, path: Path) -> np.nda
     """The batch path: same items and decisions as simulate_random, records written in
     (game, deal) order."""
     stats = np.zeros(S.NUM_STATS, dtype=np.int64)
-    with open(path, "w", encoding="utf-8") as f:
+    with RecordWriter(path) as out:
         for lo in range(0, n_items, HISTORY_CHUNK):
             n = min(HISTORY_CHUNK, n_items - lo)
             batch = np.zeros((n, L.STATE_WIDTH), dtype=np.int64)
@@ -112,7 +96,8 @@ def _simulate_with_history(rules, R, seed, n_items, whole, path: Path) -> np.nda
                 if whole:
                     S.batch_next_deal(batch, R)
             for row in lines:
-                f.write("\n".join(row) + "\n")
+                for line in row:
+                    out.write_line(line)
     return stats
 
 
@@ -176,14 +161,13 @@ def bench(hands: int = 2_000_000, threads: int = 2, seed: int = 0) -> dict:
     cache). ``peak_memory_mb``: the process's peak resident set size."""
     hands = _positive("hands", hands)
     R = BarbuRules().pack()
-    with _Threads(threads):
+    with threads_for_run(threads):
         t0 = time.perf_counter()
         S.simulate_random(R, seed, 0, 28, False, 2)
         compile_s = time.perf_counter() - t0
         t0 = time.perf_counter()
         stats = S.simulate_random(R, seed, 0, hands, False, min(MAX_BLOCKS, hands))
         seconds = time.perf_counter() - t0
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "game": "barbu",
         "hands": int(stats[S.S_DEALS]),
@@ -191,5 +175,5 @@ def bench(hands: int = 2_000_000, threads: int = 2, seed: int = 0) -> dict:
         "seconds": seconds,
         "hands_per_s": hands / seconds if seconds > 0 else float("inf"),
         "compile_s": compile_s,
-        "peak_memory_mb": peak_kb / 1024.0,
+        "peak_memory_mb": peak_memory_mb(),
     }
