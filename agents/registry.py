@@ -13,8 +13,10 @@ GAMES = ("debertz", "barbu")
 
 def _catalogue() -> dict[tuple[str, str], type]:
     """(game, name) -> agent class. Imported lazily: agent modules pull in compiled code."""
+    from agents.debertz.heuristic import DebertzHeuristic
+
     table = {}
-    for cls in (RandomAgent,):
+    for cls in (RandomAgent, DebertzHeuristic):
         for game in cls.games:
             table[(game, cls.name)] = cls
     return table
@@ -74,3 +76,16 @@ def batch_act_kernel(game: str):
     else:
         from agents.barbu.play_nb import batch_act
     return batch_act
+
+
+def describe_agents(game: str) -> str:
+    """One line per agent of a game: name, options with defaults and meanings."""
+    lines = []
+    for (g, name), cls in sorted(_catalogue().items()):
+        if g != game:
+            continue
+        opts = "; ".join(f"{k}={o.default:g} in [{o.low:g}, {o.high:g}]: {o.doc}"
+                         for k, o in cls.OPTIONS.items()) or "no options"
+        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        lines.append(f"{name}: {doc} ({opts})")
+    return "\n".join(lines)

@@ -1,12 +1,16 @@
 """The ``cardsim`` command line.
 
-    cardsim simulate debertz [--games N | --hands N] [--players P] [--teams]
-                             [--rule NAME=VALUE]... [--seed S] [--threads T]
-                             [--history FILE] [--json]
-    cardsim bench debertz [--hands N] [--threads T] [--players P] [--teams] [--json]
-    cardsim rules debertz           (lists every convention with its default)
+    cardsim simulate GAME [--games N | --hands N] [--agents A,B,...] [--players P] [--teams]
+                          [--rule NAME=VALUE]... [--seed S] [--threads T]
+                          [--history FILE] [--json]
+    cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
+    cardsim tournament GAME --agents A B [C ...] [--deals N | --games N] [--no-duplicate]
+                          [--rule NAME=VALUE]... [--seed S] [--threads T] [--json]
+    cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
+    cardsim rules GAME        (every convention with its default)
+    cardsim agents GAME       (the agents and their options)
 
-Errors in arguments print one line and exit with status 2.
+GAME is debertz or barbu. Errors in arguments print one line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import json
 import os
 import sys
 
-GAMES = ("debertz",)
+GAMES = ("debertz", "barbu")
 
 
 class ArgumentError(Exception):
@@ -49,29 +53,52 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="cardsim", description="Simulate and benchmark Debertz and Barbu.")
+    p = _Parser(prog="cardsim", description="Simulate, benchmark and compare agents in "
+                                            "Debertz and Barbu.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    sim = sub.add_parser("simulate", help="random play for every seat; prints a summary")
+    sim = sub.add_parser("simulate", help="agents in every seat (default random); a summary")
     sim.add_argument("game", choices=GAMES)
     count = sim.add_mutually_exclusive_group()
     count.add_argument("--hands", type=_positive, help="play N deals, each a fresh game")
-    count.add_argument("--games", type=_positive, help="play N whole games to their end")
+    count.add_argument("--games", type=_positive, help="play N whole games (matches)")
+    sim.add_argument("--agents", default="random",
+                     help="comma-separated agents: one for all seats, one per side or seat")
     _rules_args(sim)
     sim.add_argument("--seed", type=_seed, default=0)
     sim.add_argument("--threads", type=_positive, default=1)
     sim.add_argument("--history", metavar="FILE", help="write every deal as a hand record")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
-    bench = sub.add_parser("bench", help="time the compiled random-play path")
+    bench = sub.add_parser("bench", help="time the engine's compiled random-play path")
     bench.add_argument("game", choices=GAMES)
     bench.add_argument("--hands", type=_positive, default=1_000_000)
     bench.add_argument("--threads", type=_positive, default=1)
     _rules_args(bench)
     bench.add_argument("--json", action="store_true")
 
-    rules = sub.add_parser("rules", help="list the conventions of a game with their defaults")
-    rules.add_argument("game", choices=GAMES)
+    tour = sub.add_parser("tournament", help="compare agents on duplicate deals")
+    tour.add_argument("game", choices=GAMES)
+    tour.add_argument("--agents", nargs="+", required=True, metavar="AGENT")
+    tcount = tour.add_mutually_exclusive_group()
+    tcount.add_argument("--deals", type=_positive, help="N duplicate deals (default 10000)")
+    tcount.add_argument("--games", type=_positive, help="N duplicate whole games / matches")
+    tour.add_argument("--no-duplicate", action="store_true",
+                      help="play each deal once, seats assigned in turn, instead of rotating")
+    _rules_args(tour)
+    tour.add_argument("--seed", type=_seed, default=0)
+    tour.add_argument("--threads", type=_positive, default=1)
+    tour.add_argument("--json", action="store_true")
+
+    run = sub.add_parser("run", help="run an experiment described by a YAML file")
+    run.add_argument("config", nargs="?", help="the YAML file")
+    run.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
+    run.add_argument("--out", metavar="DIR", default="runs", help="parent of run directories")
+
+    for name, text in (("rules", "list a game's conventions"),
+                       ("agents", "list a game's agents and options")):
+        q = sub.add_parser(name, help=text)
+        q.add_argument("game", choices=GAMES)
     return p
 
 
@@ -82,26 +109,30 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
                    help="set a convention of the rules file (repeatable)")
 
 
-def _rules(args):
-    from cardsim.debertz.rules import DebertzRules
+def make_rules(game: str, players=None, teams=False, overrides=()):
+    from cardsim.errors import InvalidConfigError
+    from experiments.games import game_info
 
     base = {}
-    if args.players is not None:
-        base["players"] = args.players
-    if args.teams:
+    if game != "debertz" and (players is not None or teams):
+        raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
+                                 f"players each for themselves")
+    if players is not None:
+        base["players"] = players
+    if teams:
         base["teams"] = True
         base.setdefault("players", 4)
-    return DebertzRules.from_overrides(args.rule, base)
+    return game_info(game).rules_cls.from_overrides(list(overrides), base)
 
 
-def _print_summary(summary: dict, as_json: bool) -> None:
+def print_summary(summary: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(summary))
         return
     width = max(len(k) for k in summary)
     for key, value in summary.items():
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
+            value = json.dumps(value)
         elif isinstance(value, list):
             value = " ".join(str(v) for v in value)
         print(f"{key:<{width}}  {value}")
@@ -111,27 +142,49 @@ def run(args) -> int:
     if getattr(args, "threads", 1) > (os.cpu_count() or 1):
         # numba fixes its thread pool size on import; allow what was asked for
         os.environ.setdefault("NUMBA_NUM_THREADS", str(args.threads))
+    progress = not getattr(args, "json", False) and sys.stderr.isatty()
     if args.command == "rules":
-        from cardsim.debertz.rules import DebertzRules
+        from experiments.games import game_info
 
-        print(DebertzRules.describe())
-        return 0
-    from cardsim.debertz import summary as debertz
+        print(game_info(args.game).rules_cls.describe())
+    elif args.command == "agents":
+        from agents.registry import describe_agents
 
-    rules = _rules(args)
-    if args.command == "simulate":
-        hands = args.hands if args.games is None and args.hands is not None else None
-        games = args.games
-        if hands is None and games is None:
-            hands = 1000
-        summary = debertz.simulate(rules, seed=args.seed, hands=hands, games=games,
-                                   threads=args.threads, history_path=args.history,
-                                   progress=not args.json and sys.stderr.isatty())
-        if args.history:
-            summary["history"] = args.history
-        _print_summary(summary, args.json)
+        print(describe_agents(args.game))
+    elif args.command == "simulate":
+        from experiments.simulate import simulate
+
+        rules = make_rules(args.game, args.players, args.teams, args.rule)
+        summary = simulate(args.game, rules, agents=args.agents.split(","), seed=args.seed,
+                           hands=args.hands, games=args.games, n_threads=args.threads,
+                           history_path=args.history, progress=progress)
+        print_summary(summary, args.json)
     elif args.command == "bench":
-        _print_summary(debertz.bench(rules, hands=args.hands, threads=args.threads), args.json)
+        rules = make_rules(args.game, args.players, args.teams, args.rule)
+        if args.game == "debertz":
+            from cardsim.debertz.summary import bench
+            result = bench(rules, hands=args.hands, threads=args.threads)
+        else:
+            from cardsim.barbu.summary import bench
+            result = bench(hands=args.hands, threads=args.threads)
+        print_summary(result, args.json)
+    elif args.command == "tournament":
+        from experiments.tournament import format_table, tournament
+
+        rules = make_rules(args.game, args.players, args.teams, args.rule)
+        result = tournament(args.game, rules, args.agents, deals=args.deals, games=args.games,
+                            duplicate=not args.no_duplicate, seed=args.seed,
+                            n_threads=args.threads, progress=progress)
+        print(json.dumps(result) if args.json else format_table(result))
+    elif args.command == "run":
+        from experiments.run import resume_run, start_run
+
+        if (args.config is None) == (args.resume is None):
+            raise ArgumentError("give a config file or --resume RUN_DIR (not both)")
+        run_dir, result = (resume_run(args.resume, progress=progress) if args.resume
+                           else start_run(args.config, args.out, progress=progress))
+        print(result["table"])
+        print(f"run directory: {run_dir}")
     return 0
 
 
@@ -145,7 +198,8 @@ def main(argv=None) -> int:
         print(f"cardsim: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("cardsim: interrupted", file=sys.stderr)
+        print("cardsim: interrupted; finished chunks are kept (cardsim run --resume)",
+              file=sys.stderr)
         return 130
 
 

@@ -68,3 +68,34 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, argv, words):
     assert code == 2
     assert words in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_tournament_command(capsys):
+    code, out, _ = run(capsys, "tournament", "debertz", "--agents", "random", "random",
+                       "--deals", "500", "--players", "3")
+    assert code == 0 and "95% CI" in out and "random - random#2" in out
+    code, out, _ = run(capsys, "tournament", "debertz", "--agents", "random", "random",
+                       "--games", "5", "--teams", "--json")
+    assert json.loads(out)["pairings"][0]["win_rate"] is not None
+
+
+def test_run_command_and_resume(capsys, tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("name: c\nkind: tournament\ngame: debertz\nagents: [random, random]\n"
+                   "deals: 300\nchunk: 100\n")
+    code, out, _ = run(capsys, "run", str(cfg), "--out", str(tmp_path / "runs"))
+    assert code == 0 and "run directory:" in out
+    run_dir = out.strip().splitlines()[-1].split(": ", 1)[1]
+    code, out2, _ = run(capsys, "run", "--resume", run_dir)
+    assert code == 0 and out2.splitlines()[0] == out.splitlines()[0]
+    code, _, err = run(capsys, "run")
+    assert code == 2 and "config file or --resume" in err
+    code, _, err = run(capsys, "run", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "cannot read config" in err
+
+
+def test_agents_and_rules_listing(capsys):
+    code, out, _ = run(capsys, "agents", "debertz")
+    assert code == 0 and out.startswith("random")
+    code, out, _ = run(capsys, "rules", "barbu")
+    assert code == 0 and "king_lead_rule" in out

@@ -12,9 +12,13 @@ from cardsim.debertz import record as RC
 from cardsim.debertz import simulate_nb as SN
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.rules import DebertzRules
-from cardsim.debertz.summary import simulate
 from cardsim.errors import HandRecordError
 from cardsim.records import RecordWriter, read_records
+from experiments.simulate import simulate as run_simulation
+
+
+def simulate(rules, **kw):
+    return run_simulation("debertz", rules, **kw)
 
 PARITY_SCRIPT = """
 import json

@@ -1,0 +1,251 @@
+"""Duplicate-deal tournaments: agents compared on the same cards, seats rotated.
+
+For every pairing of agents (all pairs: a round robin for three or more) each game or deal is
+played once per *seating pattern*: with 2 seats or 2 teams the agents swap places; with 3 or 4
+individual seats each agent takes each seat alone against the other agent in the remaining
+seats. Luck of the cards then cancels between the agents of a pairing. Per deal (item) an
+agent scores the mean recorded points of the seats it held, averaged over the patterns; the
+difference between two agents is paired by item, so its 95% interval is narrow.
+
+Without duplicate, each item is played once with the patterns taken in turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm import tqdm
+
+from agents.base import CompiledAgent
+from agents.registry import make_agent
+from cardsim.errors import InvalidConfigError
+from cardsim.runtime import blocks_for, threads
+from experiments.games import play_module, seats_of, side_of, sides_of
+from experiments.stats import mean_ci
+
+RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
+CHUNK = 1 << 15                    # items per compiled call
+
+
+def seating_patterns(rules, a: int, b: int) -> np.ndarray:
+    """Rows: agent index per seat. Teams and 2 players: the two swaps; otherwise each agent
+    alone in each seat against the other agent in every other seat."""
+    n = seats_of(rules)
+    if sides_of(rules) == 2:
+        rows = [[a if side_of(rules, s) == 0 else b for s in range(n)],
+                [b if side_of(rules, s) == 0 else a for s in range(n)]]
+    else:
+        rows = []
+        for lone, rest in ((a, b), (b, a)):
+            for j in range(n):
+                rows.append([lone if s == j else rest for s in range(n)])
+    return np.array(rows, dtype=np.int64)
+
+
+@dataclass
+class Pairing:
+    a: int
+    b: int
+    patterns: np.ndarray
+    points: list = field(default_factory=list)   # chunks of (items, 2) mean points per deal
+    wins: list = field(default_factory=list)     # chunks of (items, 2) win shares
+    deals: list = field(default_factory=list)    # chunks of (items,) deals played
+
+
+class Tournament:
+    """A tournament plan: agents, pairings, items; played chunk by chunk."""
+
+    def __init__(self, game: str, rules, agent_specs, deals: int | None = None,
+                 games: int | None = None, duplicate: bool = True, seed: int = 0):
+        if deals is not None and games is not None:
+            raise InvalidConfigError("give either deals or games, not both")
+        self.game, self.rules, self.seed = game, rules, seed
+        self.whole = games is not None
+        self.items = games if self.whole else (deals if deals is not None else 10_000)
+        if isinstance(self.items, bool) or not isinstance(self.items, int) or self.items < 1:
+            raise InvalidConfigError(f"deals/games must be a positive integer, got {self.items!r}")
+        self.duplicate = duplicate
+        if len(agent_specs) < 2:
+            raise InvalidConfigError("a tournament needs at least 2 agents")
+        self.agents = [make_agent(s, game) for s in agent_specs]
+        for a in self.agents:
+            if not isinstance(a, CompiledAgent):
+                raise InvalidConfigError(f"agent {a.label!r} has no compiled policy")
+        self.labels = _unique_labels([a.label for a in self.agents])
+        self.kinds = np.array([a.kind for a in self.agents], dtype=np.int64)
+        self.params = np.stack([a.params for a in self.agents])
+        self.pairings = [Pairing(a, b, seating_patterns(rules, a, b))
+                         for a, b in itertools.combinations(range(len(self.agents)), 2)]
+        self.R = rules.pack()
+
+    def chunks(self, chunk: int = CHUNK):
+        """(pairing index, lo, hi) of every chunk of work, in a fixed order."""
+        for k in range(len(self.pairings)):
+            for lo in range(0, self.items, chunk):
+                yield k, lo, min(self.items, lo + chunk)
+
+    def play_chunk(self, k: int, lo: int, hi: int, n_threads: int = 1):
+        """Play items lo..hi-1 of pairing k; returns (points, wins, deals) arrays."""
+        pairing = self.pairings[k]
+        play = play_module(self.game)
+        idx = np.array([pairing.a, pairing.b])
+        kinds, params = self.kinds[idx], self.params[idx]
+        local = np.where(pairing.patterns == pairing.a, 0, 1).astype(np.int64)
+        with threads(n_threads):
+            if self.duplicate:
+                return play.duplicate_match(self.R, self.seed, lo, hi - lo, self.whole, local,
+                                            kinds, params, blocks_for(hi - lo, n_threads))
+            # one pattern per item, taken in turn: item i uses pattern i % P
+            P = local.shape[0]
+            pts = np.zeros((hi - lo, 2))
+            wins = np.zeros((hi - lo, 2))
+            deals = np.zeros(hi - lo, dtype=np.int64)
+            for p in range(P):
+                items = np.arange(lo, hi)[(np.arange(lo, hi) % P) == p]
+                for g in items:  # contiguous runs would be faster; items are few per pattern
+                    r = play.duplicate_match(self.R, self.seed, int(g), 1, self.whole,
+                                             local[p:p + 1], kinds, params, 1)
+                    pts[g - lo], wins[g - lo], deals[g - lo] = r[0][0], r[1][0], r[2][0]
+            return pts, wins, deals
+
+    def add_chunk(self, k: int, result) -> None:
+        points, wins, deals = result
+        self.pairings[k].points.append(np.asarray(points))
+        self.pairings[k].wins.append(np.asarray(wins))
+        self.pairings[k].deals.append(np.asarray(deals))
+
+    def run(self, n_threads: int = 1, progress: bool = False) -> dict:
+        total = len(self.pairings) * self.items
+        with tqdm(total=total, disable=not progress, unit="item") as bar:
+            for k, lo, hi in self.chunks():
+                self.add_chunk(k, self.play_chunk(k, lo, hi, n_threads))
+                bar.update(hi - lo)
+        return self.result()
+
+    # --- results ---------------------------------------------------------------------------
+    def result(self) -> dict:
+        """Per agent: mean points per deal with 95% CI, win rate; per pairing: the difference
+        with its CI; a rating for three or more agents."""
+        unit = "game" if self.whole else "deal"
+        rows = []
+        per_agent_points = {i: [] for i in range(len(self.agents))}
+        per_agent_wins = {i: [] for i in range(len(self.agents))}
+        pair_rows = []
+        for p in self.pairings:
+            if not p.points:
+                continue
+            pts = np.concatenate(p.points)
+            wins = np.concatenate(p.wins)
+            for j, agent in enumerate((p.a, p.b)):
+                per_agent_points[agent].append(pts[:, j])
+                per_agent_wins[agent].append(wins[:, j])
+            diff, half = mean_ci(pts[:, 0] - pts[:, 1])
+            pair_rows.append({
+                "agents": [self.labels[p.a], self.labels[p.b]],
+                "items": int(pts.shape[0]),
+                "deals_played": int(np.concatenate(p.deals).sum()),
+                "mean_points": [float(pts[:, 0].mean()), float(pts[:, 1].mean())],
+                "difference": diff,
+                "difference_ci95": half,
+                "significant": bool(abs(diff) > half) if not math.isnan(half) else False,
+                "win_rate": [float(wins[:, 0].mean()), float(wins[:, 1].mean())]
+                if self.whole else None,
+            })
+        for i, label in enumerate(self.labels):
+            if not per_agent_points[i]:
+                continue
+            pts = np.concatenate(per_agent_points[i])
+            mean, half = mean_ci(pts)
+            rows.append({
+                "agent": label,
+                "items": int(pts.size),
+                "points_per_deal": mean,
+                "ci95": half,
+                "win_rate": float(np.concatenate(per_agent_wins[i]).mean())
+                if self.whole else None,
+            })
+        out = {
+            "game": self.game,
+            "rules": self.rules.to_dict(),
+            "rules_hash": self.rules.rules_hash(),
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "unit": unit,
+            "items": self.items,
+            "agents": rows,
+            "pairings": pair_rows,
+            "ratings": self._ratings() if len(self.agents) >= 3 else None,
+        }
+        return out
+
+    def _ratings(self) -> list[dict] | None:
+        """OpenSkill (Plackett-Luce) ratings from the first games of every pairing, taken in
+        turn: the agent with more points on an item wins it, equal points draw."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        ratings = [model.rating(name=label) for label in self.labels]
+        series = []
+        for p in self.pairings:
+            if p.points:
+                pts = np.concatenate(p.points)[:RATING_GAMES_PER_PAIRING]
+                series.append((p.a, p.b, np.sign(pts[:, 0] - pts[:, 1])))
+        if not series:
+            return None
+        longest = max(len(s[2]) for s in series)
+        for t in range(longest):
+            for a, b, sign in series:
+                if t < len(sign):
+                    ranks = [0, 1] if sign[t] > 0 else ([1, 0] if sign[t] < 0 else [0, 0])
+                    [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]],
+                                                              ranks=ranks)
+        return sorted(({"agent": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+                       for r in ratings), key=lambda r: -r["ordinal"])
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out
+
+
+def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
+               seed: int = 0, n_threads: int = 1, progress: bool = False) -> dict:
+    """Play a tournament and return its result (see Tournament.result)."""
+    return Tournament(game, rules, agent_specs, deals, games, duplicate, seed).run(
+        n_threads, progress)
+
+
+def format_table(result: dict) -> str:
+    """The result as a text table."""
+    unit = result["unit"]
+    head = (f"{result['game']} tournament, {result['items']:,} "
+            f"{'duplicate ' if result['duplicate'] else ''}{unit}s per pairing, seed "
+            f"{result['seed']}, rules {result['rules_hash']}")
+    lines = [head, ""]
+    width = max(len(r["agent"]) for r in result["agents"]) + 2
+    has_wins = result["agents"][0]["win_rate"] is not None
+    lines.append(f"{'agent':<{width}}{'points/deal':>12}{'95% CI':>10}"
+                 + (f"{'win rate':>10}" if has_wins else ""))
+    for r in result["agents"]:
+        lines.append(f"{r['agent']:<{width}}{r['points_per_deal']:>12.2f}{'±':>4}{r['ci95']:<6.2f}"
+                     + (f"{r['win_rate']:>10.3f}" if has_wins else ""))
+    lines.append("")
+    for p in result["pairings"]:
+        a, b = p["agents"]
+        mark = "" if p["significant"] else "  (not significant)"
+        lines.append(f"{a} - {b}: {p['difference']:+.2f} ± {p['difference_ci95']:.2f} points "
+                     f"per deal (95% CI, paired over {p['items']:,} {unit}s){mark}")
+    if result.get("ratings"):
+        lines.append("")
+        lines.append("OpenSkill ratings (mu - 3 sigma):")
+        for r in result["ratings"]:
+            lines.append(f"  {r['agent']:<{width}}{r['ordinal']:8.2f}  (mu {r['mu']:.2f}, "
+                         f"sigma {r['sigma']:.2f})")
+    return "\n".join(lines)
