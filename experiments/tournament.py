@@ -7,7 +7,8 @@ seats. Luck of the cards then cancels between the agents of a pairing. Per deal 
 agent scores the mean recorded points of the seats it held, averaged over the patterns; the
 difference between two agents is paired by item, so its 95% interval is narrow.
 
-Without duplicate, each item is played once with the patterns taken in turn.
+Without duplicate (``--no-duplicate``), each item is played once, the seating patterns taken
+in turn over the items; the interval of the difference is then much wider.
 """
 
 from __future__ import annotations
@@ -98,18 +99,20 @@ class Tournament:
             if self.duplicate:
                 return play.duplicate_match(self.R, self.seed, lo, hi - lo, self.whole, local,
                                             kinds, params, blocks_for(hi - lo, n_threads))
-            # one pattern per item, taken in turn: item i uses pattern i % P
+            # each item played once: the chunk is cut into one contiguous share per
+            # seating pattern, so the patterns are taken in turn
             P = local.shape[0]
-            pts = np.zeros((hi - lo, 2))
-            wins = np.zeros((hi - lo, 2))
-            deals = np.zeros(hi - lo, dtype=np.int64)
+            parts = [[], [], []]
             for p in range(P):
-                items = np.arange(lo, hi)[(np.arange(lo, hi) % P) == p]
-                for g in items:  # contiguous runs would be faster; items are few per pattern
-                    r = play.duplicate_match(self.R, self.seed, int(g), 1, self.whole,
-                                             local[p:p + 1], kinds, params, 1)
-                    pts[g - lo], wins[g - lo], deals[g - lo] = r[0][0], r[1][0], r[2][0]
-            return pts, wins, deals
+                a = lo + (hi - lo) * p // P
+                b = lo + (hi - lo) * (p + 1) // P
+                if b > a:
+                    r = play.duplicate_match(self.R, self.seed, a, b - a, self.whole,
+                                             local[p:p + 1], kinds, params,
+                                             blocks_for(b - a, n_threads))
+                    for part, x in zip(parts, r):
+                        part.append(x)
+            return tuple(np.concatenate(part) for part in parts)
 
     def add_chunk(self, k: int, result) -> None:
         points, wins, deals = result

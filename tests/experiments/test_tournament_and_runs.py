@@ -174,3 +174,14 @@ def test_simulation_run_resumes_and_writes_history(tmp_path):
 def test_resume_needs_a_run_directory(tmp_path):
     with pytest.raises(InvalidConfigError, match="not a run directory"):
         resume_run(tmp_path)
+
+
+def test_without_duplicate_each_deal_is_played_once():
+    res = tournament("debertz", DebertzRules(players=3), ["random", "random"], deals=600,
+                     duplicate=False, seed=4)
+    p = res["pairings"][0]
+    assert p["items"] == 600 and p["deals_played"] == 600
+    dup = tournament("debertz", DebertzRules(players=3), ["random", "random"], deals=600, seed=4)
+    assert dup["pairings"][0]["deals_played"] == 600 * 6
+    # luck no longer cancels: the paired interval is wider than with duplicate deals
+    assert p["difference_ci95"] > dup["pairings"][0]["difference_ci95"]
