@@ -6,14 +6,18 @@ state row ``st``; ``rng[i]`` is the agent's generator. A new compiled agent adds
 
 from numba import njit
 
+from agents.debertz.heuristic_nb import heuristic_action
 from agents.random_nb import random_action
 from cardsim.debertz.engine_nb import legal_mask
 
 RANDOM = 0
+HEURISTIC = 1
 
 
 @njit(cache=True, inline="always")
 def choose_action(kind, params, st, R, rng, i):
     """The action agent ``kind`` with ``params`` takes in ``st``."""
     mask = legal_mask(st, R)
+    if kind == HEURISTIC:
+        return heuristic_action(st, R, mask, params, rng, i)
     return random_action(mask, rng, i)
