@@ -15,6 +15,7 @@ S30 = np.uint64(30)
 S27 = np.uint64(27)
 S31 = np.uint64(31)
 S32 = np.uint64(32)
+LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
@@ -59,10 +60,21 @@ def below_scalar(state, n):
 @njit(cache=True)
 def shuffle_cards(state, cards):
     """Fisher-Yates shuffle of the int array ``cards`` in place from generator state ``state``;
-    returns the advanced state."""
-    for k in range(cards.shape[0] - 1, 0, -1):
-        state, j = below_scalar(state, k + 1)
+    returns the advanced state. Each 64-bit draw serves two swaps (32 bits each: the bias
+    of a multiply-shift draw below 53 is under 2**-26)."""
+    k = cards.shape[0] - 1
+    while k > 0:
+        state = state + GOLDEN
+        r = mix64(state)
+        j = np.int64(((r >> S32) * np.uint64(k + 1)) >> S32)
         t = cards[k]
         cards[k] = cards[j]
         cards[j] = t
+        k -= 1
+        if k > 0:
+            j = np.int64(((r & LOW32) * np.uint64(k + 1)) >> S32)
+            t = cards[k]
+            cards[k] = cards[j]
+            cards[j] = t
+            k -= 1
     return state

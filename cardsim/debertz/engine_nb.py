@@ -97,7 +97,11 @@ def winning_index(c0, c1, c2, c3, length, trump):
 @njit(cache=True, **NO_REFCOUNT)
 def init_game(st, R, seed, game_id):
     """Reset ``st`` to the start of a game and deal its first deal."""
-    st[:] = 0
+    # game-level fields here; deal_from_seed clears every per-deal field
+    for f in range(L.SEED, L.DECK):
+        st[f] = 0
+    for f in range(L.SCORES, L.SCORES_BEFORE):
+        st[f] = 0
     st[L.SEED] = seed
     st[L.GAME_ID] = game_id
     n = R[L.R_PLAYERS]
