@@ -1,0 +1,273 @@
+"""The single-agent Gymnasium environment, written once for both games (``games.GameKit``).
+
+One learning seat (or, in team Debertz, side) plays against opponent policies. Opponents
+default to the engine's uniform random policy, which runs inside the compiled loop; any object
+with the agent protocol (``reset(seed)``, batched ``act(observations, legal_masks)``) or a
+plain callable ``f(observation_vector, legal_bools) -> action`` can take any other seat:
+
+- agents with a compiled policy (``kind`` and ``params`` attributes, or
+  ``observation_kind == "engine"``) receive ``(states, packed_rules)`` — a batch of one engine
+  state row — like ``agents.base.EngineView``;
+- other agents receive the observation vector of their seat, shape (1, OBS_SIZE), and the
+  legal mask, shape (1, NUM_ACTIONS) booleans.
+
+The game classes (``DebertzEnv``, ``BarbuEnv``) carry the docstring cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from cardsim.envs.games import GameKit, kit
+from cardsim.errors import IllegalActionError, InvalidConfigError
+
+LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
+
+
+def is_engine_agent(agent) -> bool:
+    """Whether an agent observes engine state rows (compiled agents) rather than vectors."""
+    kind = getattr(agent, "observation_kind", None)
+    if kind is not None:
+        return kind == "engine"
+    return hasattr(agent, "kind") and hasattr(agent, "params") and hasattr(agent, "act")
+
+
+def agent_action(agent, state_row, R, obs, legal) -> int:
+    """One action of an opponent agent for the seat whose observation is ``obs``."""
+    if hasattr(agent, "act"):
+        if is_engine_agent(agent):
+            out = agent.act((state_row[None, :].copy(), R), legal[None, :].astype(bool))
+        else:
+            out = agent.act(obs[None, :].copy(), legal[None, :].astype(bool))
+    elif callable(agent):
+        out = agent(obs.copy(), legal.astype(bool))
+    else:
+        raise InvalidConfigError(f"opponent {agent!r} has no act() method and is not callable")
+    return int(np.asarray(out).reshape(-1)[0])
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete`` whose ``sample()`` without a mask draws a legal action of the env's
+    current decision (so ``env.action_space.sample()`` is always a valid move); ``contains``
+    is the plain ``Discrete`` test."""
+
+    def __init__(self, n: int, legal_source=None, seed=None):
+        super().__init__(n, seed=seed)
+        self.legal_source = legal_source
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self.legal_source is not None:
+            legal = self.legal_source()
+            if legal.any():
+                mask = legal.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+
+def observation_space(k: GameKit, mode: str) -> spaces.Space:
+    """Dict of named pieces + "vector" + "action_mask", or just the vector Box."""
+    spec = k.observer.SPEC
+    low, high = spec.low_high()
+    vector = spaces.Box(low, high, dtype=np.float32)
+    if mode == "vector":
+        return vector
+    pieces = {p.name: spaces.Box(p.low, p.high, shape=(p.size,), dtype=np.float32)
+              for p in spec.pieces}
+    pieces["vector"] = vector
+    pieces["action_mask"] = spaces.MultiBinary(k.num_actions)
+    return spaces.Dict(pieces)
+
+
+class CardGameEnv(gym.Env):
+    """Base class: see DebertzEnv / BarbuEnv for the card of each game."""
+
+    GAME = ""
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, *, rules=None, seat: int | str = 0, control: str = "seat",
+                 opponents: Any = None, episode: str = "deal", reward_scale: float = 0.01,
+                 win_reward: float = 0.0, observation_mode: str = "dict",
+                 render_mode: str | None = None, **conventions):
+        self.kit = kit(self.GAME)
+        self.rules = self.kit.make_rules(rules, conventions)
+        self.R = self.rules.pack()
+        self.n_players = self.kit.players(self.rules)
+        if episode not in ("deal", "game"):
+            raise InvalidConfigError(f"episode must be 'deal' or 'game', got {episode!r}")
+        if observation_mode not in ("dict", "vector"):
+            raise InvalidConfigError(
+                f"observation_mode must be 'dict' or 'vector', got {observation_mode!r}")
+        if control not in ("seat", "side"):
+            raise InvalidConfigError(f"control must be 'seat' or 'side', got {control!r}")
+        if not (seat == "random" or (type(seat) is int and 0 <= seat < self.n_players)):
+            raise InvalidConfigError(
+                f"seat must be 'random' or a seat 0..{self.n_players - 1}, got {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.seat_option = seat
+        self.control = control
+        self.episode = episode
+        self.whole_game = int(episode == "game")
+        self.reward_scale = float(reward_scale)
+        self.win_reward = float(win_reward)
+        self.observation_mode = observation_mode
+        self.render_mode = render_mode
+        self._opponents = self._parse_opponents(opponents)
+        self.observation_space = observation_space(self.kit, observation_mode)
+        self.action_space = LegalDiscrete(self.kit.num_actions, self.action_masks)
+        L = self.kit.layout
+        self._states = np.zeros((1, L.STATE_WIDTH), dtype=np.int64)
+        self._st = self._states[0]
+        self._obs = np.zeros(self.kit.observer.OBS_SIZE, dtype=np.float32)
+        self._legal = np.zeros(self.kit.num_actions, dtype=np.uint8)
+        self._rewards = np.zeros(4, dtype=np.float64)
+        self._rng = np.zeros(1, dtype=np.uint64)
+        self._status = EPISODE_END
+        self._started = False
+        self._engine_seed = 0
+        self._game_id = 0
+        self.seat = 0 if seat == "random" else seat
+
+    # --- set-up ---------------------------------------------------------------------------
+    def _parse_opponents(self, opponents) -> dict[int, Any]:
+        """Seat -> external agent; seats left out use the built-in random policy."""
+        n = self.n_players
+        if opponents is None or opponents == "random":
+            return {}
+        if isinstance(opponents, Mapping):
+            bad = [s for s in opponents if type(s) is not int or not 0 <= s < n]
+            if bad:
+                raise InvalidConfigError(f"opponents keys must be seats 0..{n - 1}, got {bad[0]!r}")
+            return {s: a for s, a in opponents.items() if a is not None and a != "random"}
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != n:
+                raise InvalidConfigError(
+                    f"opponents as a list needs one entry per seat ({n}), got {len(opponents)}")
+            return {s: a for s, a in enumerate(opponents) if a is not None and a != "random"}
+        if hasattr(opponents, "act") or callable(opponents):
+            return {s: opponents for s in range(n)}
+        raise InvalidConfigError(
+            f"opponents must be None, an agent, a list per seat or a dict seat -> agent; "
+            f"got {opponents!r}")
+
+    @property
+    def learner_seats(self) -> tuple[int, ...]:
+        """Seats the learner decides for: its seat, or both seats of its side."""
+        if self.control == "side":
+            side = self.kit.side_of(self.rules, self.seat)
+            return tuple(s for s in range(self.n_players)
+                         if self.kit.side_of(self.rules, s) == side)
+        return (self.seat,)
+
+    def _masks(self) -> tuple[int, int]:
+        learners = sum(1 << s for s in self.learner_seats)
+        external = sum(1 << s for s in self._opponents if not learners >> s & 1)
+        return learners, external
+
+    # --- Gymnasium API --------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode. With a seed (or the first time): a new run of games from that
+        seed. Without: the next episode — the next deal of the current game ("deal"
+        episodes), or a new game."""
+        super().reset(seed=seed)
+        fresh = seed is not None or not self._started
+        if fresh:
+            self._engine_seed = int(self.np_random.integers(0, 2**62))
+            self._rng[0] = np.uint64(int(self.np_random.integers(0, 2**63)))
+            self._game_id = 0
+            self._started = True
+            for agent in {id(a): a for a in self._opponents.values()}.values():
+                if hasattr(agent, "reset"):
+                    agent.reset(int(self.np_random.integers(0, 2**31)))
+        K = self.kit.kernels
+        status = EPISODE_END
+        while status == EPISODE_END:
+            started = K.begin_episode(self._st, self.R, self._engine_seed, self._game_id,
+                                      self.whole_game, fresh)
+            fresh = False
+            if started:
+                self._game_id += 1
+                if self.seat_option == "random":
+                    self.seat = int(self.np_random.integers(0, self.n_players))
+            self._rewards[:] = 0.0
+            status = self._advance(-1)
+        self._status = status
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self._status != LEARNER:
+            raise IllegalActionError("the episode has ended: call reset() before step()")
+        try:
+            a = int(np.asarray(action).reshape(-1)[0]) if not isinstance(action, (int, np.integer)) \
+                else int(action)
+        except (TypeError, ValueError, IndexError):
+            raise IllegalActionError(f"action must be an integer id, got {action!r}") from None
+        if not (0 <= a < self.kit.num_actions and self._legal[a]):
+            raise IllegalActionError(
+                f"action {a} is not legal for seat {self.kit.turn(self._st)} in phase "
+                f"{self.kit.phase_name(self._st)}; legal actions: "
+                f"{self.kit.legal_names(self._legal)}")
+        self._rewards[:] = 0.0
+        self._status = self._advance(a)
+        terminated = self._status == EPISODE_END
+        reward = float(self._rewards[self.seat]) * self.reward_scale
+        if terminated and self.win_reward and self.kit.is_game_over(self._st):
+            if self.seat in self.kit.winning_seats(self.rules, self._st):
+                reward += self.win_reward
+        return self._observation(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as booleans (sb3-contrib MaskablePPO convention)."""
+        return self._legal.astype(bool)
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        st = self._st
+        turn = self.kit.turn(st)
+        legal = self.kit.legal_names(self._legal)
+        return (f"{self.GAME} phase={self.kit.phase_name(st)} turn={turn} learner={self.seat} "
+                f"legal=[{legal}]")
+
+    # --- internals ------------------------------------------------------------------------
+    def _advance(self, action: int) -> int:
+        """Apply ``action`` (-1: none), then run the other seats until the learner acts or
+        the episode ends; opponents living in Python are asked here."""
+        K = self.kit.kernels
+        learners, external = self._masks()
+        status = K.apply_and_advance(self._st, self.R, action, learners, external, self._rng,
+                                     self.whole_game, self._rewards, self._obs, self._legal,
+                                     self.seat)
+        while status == EXTERNAL:
+            seat = self.kit.turn(self._st)
+            agent = self._opponents[seat]
+            a = agent_action(agent, self._st, self.R, self._obs, self._legal)
+            if not (0 <= a < self.kit.num_actions and self._legal[a]):
+                raise IllegalActionError(
+                    f"opponent {agent!r} at seat {seat} chose action {a}, which is not legal; "
+                    f"legal actions: {self.kit.legal_names(self._legal)}")
+            status = K.apply_and_advance(self._st, self.R, a, learners, external, self._rng,
+                                         self.whole_game, self._rewards, self._obs,
+                                         self._legal, self.seat)
+        return status
+
+    def _observation(self):
+        vec = self._obs.copy()
+        if self.observation_mode == "vector":
+            return vec
+        obs = self.kit.observer.SPEC.pieces_of(vec)
+        obs["vector"] = vec
+        obs["action_mask"] = self._legal.astype(np.int8)
+        return obs
+
+    def _info(self) -> dict:
+        return {"action_mask": self._legal.astype(bool), "seat": self.kit.turn(self._st),
+                "learner_seat": self.seat}
+
+    @property
+    def state(self) -> np.ndarray:
+        """The engine state row (read it, do not write it)."""
+        return self._st

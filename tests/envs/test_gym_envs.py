@@ -1,0 +1,144 @@
+"""Gymnasium environments: conformance, seeding, rewards, opponents, illegal actions."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env, check_reset_seed_determinism
+from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
+
+from cardsim.envs.wrappers import IllegalActionPenalty
+from cardsim.errors import IllegalActionError, InvalidConfigError
+
+from envs_helpers import play_random
+
+CONFIGS = [
+    ("cardsim/Debertz-v0", {}),
+    ("cardsim/Debertz-v0", {"players": 3, "declare": "before_play", "observation_mode": "vector"}),
+    ("cardsim/Debertz-v0", {"players": 4, "teams": True, "control": "side",
+                            "partner_exemption": True}),
+    ("cardsim/Debertz-v0", {"players": 4, "episode": "game", "target": 101,
+                            "end_mode": "points", "seat": "random"}),
+    ("cardsim/Barbu-v0", {}),
+    ("cardsim/Barbu-v0", {"episode": "game", "king_lead_rule": "no_hearts", "seat": 2,
+                          "observation_mode": "vector"}),
+]
+
+
+@pytest.mark.parametrize("env_id,kwargs", CONFIGS)
+def test_check_env(env_id, kwargs):
+    env = gym.make(env_id, **kwargs).unwrapped
+    # Raw env: spaces, seeded reset, returned values of reset and a legal step.
+    check_reset_seed_determinism(env)
+    env_reset_passive_checker(env)
+    env_step_passive_checker(env, env.action_space.sample())  # sample() draws a legal action
+    # The full checker samples an action before a seeded reset, so it may be illegal there:
+    # run it through the opt-in wrapper that turns an illegal action into a lost episode.
+    check_env(IllegalActionPenalty(env), skip_render_check=True)
+
+
+@pytest.mark.parametrize("env_id,kwargs", CONFIGS)
+def test_same_seed_same_episodes(env_id, kwargs):
+    a = play_random(gym.make(env_id, **kwargs).unwrapped, 150, seed=5)
+    b = play_random(gym.make(env_id, **kwargs).unwrapped, 150, seed=5)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert x[0] == y[0] and x[1] == y[1] and x[2] == y[2]
+        assert np.array_equal(x[3], y[3])
+    c = play_random(gym.make(env_id, **kwargs).unwrapped, 150, seed=6)
+    assert any(not np.array_equal(x[3], y[3]) for x, y in zip(a, c))
+
+
+def test_observation_dict_matches_spaces_and_mask():
+    env = gym.make("cardsim/Debertz-v0").unwrapped
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    spec = env.kit.observer.SPEC
+    assert obs["vector"].shape == (spec.size,)
+    for p in spec.pieces:
+        assert np.array_equal(obs[p.name], obs["vector"][p.offset:p.offset + p.size])
+    assert np.array_equal(obs["action_mask"].astype(bool), info["action_mask"])
+    assert np.array_equal(env.action_masks(), info["action_mask"])
+    assert spec.size == sum(p.size for p in spec.pieces)
+
+
+@pytest.mark.parametrize("env_id", ["cardsim/Debertz-v0", "cardsim/Barbu-v0"])
+def test_illegal_action_raises_and_wrapper_penalises(env_id):
+    env = gym.make(env_id).unwrapped
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step(illegal)
+    wrapped = IllegalActionPenalty(gym.make(env_id).unwrapped, penalty=-3.0)
+    wrapped.reset(seed=1)
+    obs, r, term, trunc, info = wrapped.step(illegal)
+    assert (r, term, info["illegal_action"]) == (-3.0, True, True)
+
+
+def test_episode_deal_rewards_are_recorded_points():
+    """Deal episodes: the reward of an episode is the learner side's recorded points."""
+    from cardsim.debertz import layout as L
+    env = gym.make("cardsim/Debertz-v0", reward_scale=1.0).unwrapped
+    rng = np.random.default_rng(3)
+    env.reset(seed=3)
+    for _ in range(20):
+        total = 0.0
+        while True:
+            _, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += r
+            if term:
+                break
+        st = env.state
+        expected = 0 if st[L.END] == L.END_VOID else st[L.RECORDED + env.seat]
+        assert total == expected
+        env.reset()
+
+
+def test_game_episode_reward_sums_to_final_score():
+    from cardsim.barbu import layout as L
+    env = gym.make("cardsim/Barbu-v0", episode="game", reward_scale=1.0, seat=1).unwrapped
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    total = 0.0
+    while True:
+        _, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += r
+        if term:
+            break
+    assert env.state[L.PHASE] == L.PH_MATCH_OVER
+    assert total == env.state[L.SCORES + 1]
+
+
+class FirstLegal:
+    """A Python agent on observation vectors: always the lowest legal action."""
+
+    def __init__(self):
+        self.calls = 0
+        self.seen_shape = None
+
+    def reset(self, seed):
+        self.seed = seed
+
+    def act(self, observations, legal_masks):
+        self.calls += 1
+        self.seen_shape = observations.shape
+        return legal_masks.argmax(axis=1)
+
+
+def test_python_and_compiled_opponents():
+    agent = FirstLegal()
+    env = gym.make("cardsim/Barbu-v0", opponents=agent).unwrapped
+    play_random(env, 60)
+    assert agent.calls > 0 and agent.seen_shape == (1, env.kit.observer.OBS_SIZE)
+    from agents.registry import make_agent
+    compiled = make_agent("random", "debertz")
+    env = gym.make("cardsim/Debertz-v0", players=3, opponents=[None, compiled, agent]).unwrapped
+    play_random(env, 60)
+
+
+def test_bad_arguments_are_clear():
+    with pytest.raises(InvalidConfigError, match="players"):
+        gym.make("cardsim/Debertz-v0", players=5)
+    with pytest.raises(InvalidConfigError, match="episode"):
+        gym.make("cardsim/Barbu-v0", episode="match")
+    with pytest.raises(InvalidConfigError, match="seat"):
+        gym.make("cardsim/Debertz-v0", seat=2)
