@@ -17,7 +17,7 @@ $(BIN)/cardsim: pyproject.toml
 install: $(BIN)/cardsim
 
 run: install
-	$(BIN)/cardsim simulate debertz --hands 1000000
+	$(BIN)/cardsim run configs/debertz_heuristic_vs_random.yaml
 
 test: install
 	$(BIN)/python -m pytest tests

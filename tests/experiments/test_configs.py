@@ -1,0 +1,29 @@
+"""Every ready-made experiment in configs/ is valid and runs (on a few deals here)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from experiments.config import load_config
+from experiments.run import start_run
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
+
+
+def test_there_is_a_default_experiment():
+    assert any(p.name == "debertz_heuristic_vs_random.yaml" for p in CONFIGS)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_config_runs_on_a_small_budget(path, tmp_path):
+    cfg = load_config(path)
+    data = cfg.to_dict()
+    for key, small in (("deals", 60), ("games", 3)):
+        if data[key] is not None:
+            data[key] = small
+    data["chunk"] = 40
+    small = tmp_path / path.name
+    small.write_text(yaml.safe_dump(data))
+    run_dir, result = start_run(small, tmp_path / "runs")
+    assert (run_dir / "summary.json").is_file() and result["table"]
