@@ -8,6 +8,8 @@ contract sets are masks over contract numbers (actions.py), seats count from 0, 
 The fields from ``contract`` on are the deal log: enough to write the hand record (record.py).
 """
 
+from cardsim.layout import field_offsets
+
 # (name, width, encoding)
 FIELDS = (
     ("seed", 1, "the run's seed (non-negative)"),
@@ -59,12 +61,7 @@ FIELDS = (
 # Why 208 plays: the deal ends with at most 51 cards played, and between two cards at most 3
 # passes are possible (some seat still in always holds a playable card, B5), so 51 + 3 * 52.
 
-OFFSETS = {}
-_offset = 0
-for _name, _width, _doc in FIELDS:
-    OFFSETS[_name] = (_offset, _width)
-    _offset += _width
-STATE_WIDTH = _offset
+OFFSETS, STATE_WIDTH = field_offsets(FIELDS)
 
 # Offsets as module constants (numba reads them as compile-time constants).
 SEED = OFFSETS["seed"][0]

@@ -6,6 +6,8 @@ row, so a search agent copies a state with ``dst[:] = src`` inside compiled code
 Card sets are Debertz card masks (cardsim.cards), seats count from 0, -1 means "none".
 """
 
+from cardsim.layout import field_offsets
+
 # (name, width, encoding)
 FIELDS = (
     ("seed", 1, "the run's seed (non-negative)"),
@@ -60,12 +62,7 @@ FIELDS = (
     ("next_dealer", 1, "seat to deal the next deal (D10), set when the deal ends"),
 )
 
-OFFSETS = {}
-_offset = 0
-for _name, _width, _doc in FIELDS:
-    OFFSETS[_name] = (_offset, _width)
-    _offset += _width
-STATE_WIDTH = _offset
+OFFSETS, STATE_WIDTH = field_offsets(FIELDS)
 
 # Offsets as module constants (numba reads them as compile-time constants).
 SEED = OFFSETS["seed"][0]
