@@ -17,14 +17,15 @@ sequence.
 
 **Card play (D8), with card counting.** The player tracks the cards played, the voids the
 others have shown by not following (or not trumping), where the turn-up went, and so which
-cards are masters. Leading: the contract side draws trumps with its master trump (a defender
-only with three trumps or more); a long-trump bidder without the jack pushes a low trump to
-make the high ones fall; then it cashes side masters no opponent can ruff; otherwise it leads
-a low card, from a short suit to make a void, not away from a guarded ten, towards a suit the
-partner ruffs (2v2), not into an opponent's ruff. With two cards left it keeps the sure
-winner for the last trick (+10, D2). Following: onto a partner's trick that nobody can beat it
-throws points (a ten first, then an ace); otherwise it takes the trick with the cheapest card
-that surely holds, fights with its best card when the trick is worth 10 points or more, and
+cards are masters. Leading: the contract side draws trumps with its master trump (defenders
+keep their trumps to ruff); a long-trump bidder without the jack pushes a low trump to make the
+high ones fall; then it cashes side masters no opponent can ruff; otherwise it leads a low
+card, from a short suit to make a void, not away from a guarded ten, towards a suit the partner
+ruffs (2v2); leading into an opponent's ruff is fine, it costs them a trump. With two cards
+left it keeps the sure winner for the last trick (+10, D2). Following: onto a partner's trick
+that nobody can beat it throws points (a ten first, then an ace); otherwise it takes the trick
+with the cheapest card that surely holds; forced to ruff, it ruffs high enough to win; it
+fights with a master when the trick is worth 20 points or more (last-trick bonus included), and
 else throws its cheapest card (never a trump or a master when avoidable, not the last guard of
 a ten, gladly a singleton).
 

@@ -41,10 +41,10 @@ TRUMP_VALUE_BY_HIGHER = np.array([28, 18, 11, 7, 5, 4, 4, 4], dtype=np.int64)
 # A side card that no unknown card of its suit beats (a master), by rank 7 8 9 T J Q K A.
 MASTER_SIDE_VALUE = np.array([2, 2, 2, 11, 3, 4, 6, 14], dtype=np.int64)
 # Hand value needed to bid at aggression 0.5: 2, 3, 4 players each for themselves; 2v2.
-BID_THRESHOLD_2P = 62
+BID_THRESHOLD_2P = 54
 BID_THRESHOLD_3P = 58
-BID_THRESHOLD_4P = 70
-BID_THRESHOLD_TEAMS = 62
+BID_THRESHOLD_4P = 56
+BID_THRESHOLD_TEAMS = 65
 AGGRESSION_SPAN = 60  # aggression 0 .. 1 moves the threshold by +30 .. -30
 
 
@@ -309,9 +309,10 @@ def discard_cost(card, trump, out, hand, has_trumps):
 
 
 @njit(cache=True, inline="always")
-def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs, opp_ruff):
+def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs):
     """How little we like leading ``card`` when no master is worth leading: low cards of
-    short suits, not away from a ten, towards a partner's void (2v2), not into a ruff."""
+    short suits, not away from a ten, towards a partner's void (2v2). Leading into an
+    opponent's ruff is not avoided: it costs them a trump (measured better than avoiding it)."""
     s = card >> 3
     c = points_of(card, trump) * 10 + power(card, trump)
     sb = (hand >> (s * 8)) & 0xFF
@@ -322,8 +323,6 @@ def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs, opp_ruff):
         c -= 8
     if partner_ruffs:
         c -= 20
-    if opp_ruff:
-        c += 10 + points_of(card, trump) * 5
     return c
 
 
@@ -402,6 +401,8 @@ def play_choice(st, R, mask, params):
     sure_pw = 1000
     strong_card = -1
     strong_pw = -1
+    cheap_win = -1
+    cheap_pw = 1000
     smear_card = -1
     smear_v = -100000
     disc_card = -1
@@ -419,6 +420,9 @@ def play_choice(st, R, mask, params):
             if pw > strong_pw:
                 strong_pw = pw
                 strong_card = c
+            if pw < cheap_pw:
+                cheap_pw = pw
+                cheap_win = c
         sv = smear_value(c, trump, out, hand)
         if sv > smear_v:
             smear_v = sv
@@ -435,8 +439,12 @@ def play_choice(st, R, mask, params):
         return disc_card
     if sure_card >= 0:
         return sure_card  # the cheapest card that surely takes the trick
-    if strong_card >= 0 and tpts + points_of(strong_card, trump) >= 10:
-        return strong_card  # worth fighting for: the best chance to hold
+    if cheap_win >= 0 and (legal & ~suit_bits(trump)) == 0 and led != trump:
+        return cheap_win  # D8.2: forced to ruff anyway, so ruff high enough to win now
+    if strong_card >= 0 and tpts + points_of(strong_card, trump) >= 20 and (
+            (strong_card >> 3) == trump or (higher_in_suit(strong_card, trump) & out) == 0):
+        # worth fighting for with a card only a ruff (or a higher trump) can beat
+        return strong_card
     return disc_card
 
 
@@ -507,12 +515,12 @@ def lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams, coun
             sure = master and (s == trump or not (ruff_suits >> s) & 1)
             if not sure:
                 return c
-    # Trump management: the contract side draws the opponents' trumps with its master trump;
-    # a defender only with a long holding; a long-trump bidder without the master pushes a
-    # low trump to make the high ones fall (D8.3 forces overtrumping).
+    # Trump management: the contract side draws the opponents' trumps with its master trump
+    # (defenders keep theirs to ruff); a long-trump bidder without the master pushes a low
+    # trump to make the high ones fall (D8.3 forces overtrumping).
     n_my_trumps = popcount(my_trumps)
     if opp_trumps and top_trump >= 0:
-        if top_master and (our_contract or n_my_trumps >= 3):
+        if top_master and our_contract:
             return top_trump
         if our_contract and n_my_trumps >= 4:
             return low_trump
@@ -526,8 +534,7 @@ def lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams, coun
         c = lowest_bit(m)
         m &= m - 1
         s = c >> 3
-        lc = lead_cost(c, trump, out, hand, has_trumps, (partner_voids >> s) & 1,
-                       (ruff_suits >> s) & 1)
+        lc = lead_cost(c, trump, out, hand, has_trumps, (partner_voids >> s) & 1)
         if lc < best_c:
             best_c = lc
             best = c
