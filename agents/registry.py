@@ -13,10 +13,11 @@ GAMES = ("debertz", "barbu")
 
 def _catalogue() -> dict[tuple[str, str], type]:
     """(game, name) -> agent class. Imported lazily: agent modules pull in compiled code."""
+    from agents.barbu.heuristic import BarbuHeuristic
     from agents.debertz.heuristic import DebertzHeuristic
 
     table = {}
-    for cls in (RandomAgent, DebertzHeuristic):
+    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic):
         for game in cls.games:
             table[(game, cls.name)] = cls
     return table

@@ -1,0 +1,79 @@
+"""The Barbu heuristic: a rule-based club player, compiled (agents/barbu/heuristic_nb.py).
+
+Choosing the contract (B3.2). Each of the declarer's seven contracts is played once, so the
+declarer spends on this deal the contract the hand suits best *compared with an average
+hand*: for every contract left it estimates the hand's contract score (a linear fit over
+aces, kings, queens, jacks, tens and nines, low cards, voids, singletons, the longest suit and
+two contract features: bare queens and bare aces/kings in No Queens, the K of hearts and its
+low guards in No King, high and long hearts in No Hearts, high cards of the long suit in No
+Last Two, trump length and honours in Trumps, cards of the starting rank and the spread round
+it in Domino) and takes the largest gain over the contract's mean. Trumps: the longest suit,
+honours breaking ties. Domino: the starting rank with the most cards of that rank and the rest
+of the hand closest to it.
+
+Doubling (B6). A double is a side bet on the difference of two contract scores, so the
+player doubles a target when its own expected score beats the target's expected score
+(the mean of the target's role, the declarer's raised by ``declarer_edge`` because he chose
+the contract) by ``double_margin`` points, and redoubles a doubler when ahead by
+``redouble_margin``. The obligation to double each declarer twice (B6.3) lowers the margin
+towards the declarer by ``obligation_pressure`` x owed / chances left, so owed doubles go on
+the declarer's weakest-looking deals; once the chances left equal the doubles owed the engine
+allows only the double.
+
+Play of the negative contracts (B4):
+* Following suit: duck under the card winning the trick with the highest card that still
+  loses (that is how a queen drops under a king, the K of hearts under the ace, a high heart
+  under a higher one); in last hand on a trick that costs nothing, win it with a high card to
+  get rid of it; when every card wins, win with the highest card that is not itself a penalty
+  card (in No Tricks and late No Last Two, second hand plays low if two higher cards are out).
+* Void: discard the costliest card: the K of hearts, a queen, the A of hearts, hearts high to
+  low; then high cards, first in short suits (they become voids) and in suits whose penalty
+  card is still out.
+* Leading: the low card of the suit in which somebody else most likely takes the trick (most
+  higher cards out); not into a shown void (a discard would land on us); fish for a penalty
+  card still out (a low heart under an outstanding K of hearts, a low card under an
+  outstanding queen), never lead a suit whose outstanding queen our lead card is above; with a
+  penalty card in hand, lead short side suits to make a void to shed it on.
+* No Last Two: only the last two tricks cost, so until then play the highest card each time
+  (lead it, win with it, discard it) and keep low cards for the end, then play as in No Tricks.
+
+Trumps (B4): draw trumps with a master trump when long in them; cash masters in side suits
+nobody has shown void in; otherwise lead from a short side suit to ruff it later. Second hand
+low unless holding the master; last hand wins as cheaply as possible; ruff low, overruff
+cheaply, and discard from the shortest side suit.
+
+Domino (B5): play the card that frees the most of our own cards beyond it and the fewest of
+the other players' (``domino_block`` weighs the latter: keep a card back that only lets the
+others in), preferring a card whose neighbour we hold; pass only when nothing is playable.
+
+The policy is deterministic: it never draws from the agent's generator.
+"""
+
+from __future__ import annotations
+
+from agents.base import CompiledAgent, Option
+
+
+class BarbuHeuristic(CompiledAgent):
+    """Rule-based Barbu player (module doc string)."""
+
+    name = "heuristic"
+    games = ("barbu",)
+    kind = 1
+    OPTIONS = {
+        "double_margin": Option(4.0, -30.0, 60.0,
+                                "points our expected contract score must beat the target's by "
+                                "to double (B6.1)"),
+        "redouble_margin": Option(8.0, -30.0, 60.0,
+                                  "points ahead of a doubler needed to redouble (B6.1)"),
+        "declarer_edge": Option(3.0, -20.0, 40.0,
+                                "points added to the declarer's expected score: he chose the "
+                                "contract for his hand"),
+        "obligation_pressure": Option(6.0, 0.0, 60.0,
+                                      "margin cut towards the declarer per owed double per deal "
+                                      "left (B6.3)"),
+        "domino_block": Option(1.0, 0.0, 10.0,
+                               "Domino: weight of the other players' cards a play frees"),
+        "doubles": Option(1.0, 0.0, 1.0,
+                          "1 = double and redouble by expected scores; 0 = only forced doubles"),
+    }
