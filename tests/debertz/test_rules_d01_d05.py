@@ -14,41 +14,14 @@ from cardsim.debertz.actions import action_name
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.record import deal_record
 from cardsim.debertz.rules import DebertzRules
+from debertz_deals import cards, deal9, legal_names, mask, play
 from cardsim.errors import IllegalActionError, InvalidConfigError
 
 C = DEBERTZ_DECK.parse
 S, H, D, CL = 0, 1, 2, 3
 
 
-# --- helpers (kept local: every test_rules_* module is self-contained) ---------------------------
-def cards(text):
-    return sorted(text.split())
-
-
-def mask(text):
-    return DEBERTZ_DECK.mask_of(text.split())
-
-
-def legal_names(game):
-    return sorted(action_name(a) for a in game.legal_actions())
-
-
-def deal9(rules, full_hands, turnup, dealer=0, **kw):
-    """A 2-3 player deal from each seat's 9 cards: the first 6 are dealt first, the last 3
-    are its share of the stock (dealt from dealer+1 round the table)."""
-    n = rules.players
-    hands = [h.split() for h in full_hands]
-    stock = []
-    for k in range(1, n + 1):
-        stock += hands[(dealer + k) % n][6:]
-    return DebertzGame.from_deal(rules, [h[:6] for h in hands], turnup, stock, dealer=dealer, **kw)
-
-
-def play(game, actions):
-    for a in actions.split() if isinstance(actions, str) else actions:
-        game.step(a)
-
-
+# --- helpers of this module (shared ones: debertz_deals.py) ----------------------------------
 # The 4-player deal of D2 / D3.3: dealer 3, so seat 0 speaks first; the turn-up 7H.
 # After seat 0 plays, seat 0 (bidder, turn-up receiver) holds AS 7S KD 8D TC 9C + JH + 7H.
 HANDS4 = ["AS 7S KD 8D TC 9C", "TS 8S AD 7D KC JC", "KS 9S TD JD AC 8C", "QS JS QD 9D QC 7C"]

@@ -13,40 +13,13 @@ from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.melds_nb import KIND_DEBERTZ, KIND_FIFTY, KIND_NONE, KIND_TERZ, meld_summary
 from cardsim.debertz.record import deal_record
 from cardsim.debertz.rules import DebertzRules
+from debertz_deals import cards, deal9, legal_names, mask, play
 
 C = DEBERTZ_DECK.parse
 S, H, D, CL = 0, 1, 2, 3
 
 
-# --- helpers (kept local: every test_rules_* module is self-contained) ---------------------------
-def cards(text):
-    return sorted(text.split())
-
-
-def mask(text):
-    return DEBERTZ_DECK.mask_of(text.split())
-
-
-def legal_names(game):
-    return sorted(action_name(a) for a in game.legal_actions())
-
-
-def deal9(rules, full_hands, turnup, dealer=0, **kw):
-    """A 2-3 player deal from each seat's 9 cards: the first 6 are dealt first, the last 3
-    are its share of the stock (dealt from dealer+1 round the table)."""
-    n = rules.players
-    hands = [h.split() for h in full_hands]
-    stock = []
-    for k in range(1, n + 1):
-        stock += hands[(dealer + k) % n][6:]
-    return DebertzGame.from_deal(rules, [h[:6] for h in hands], turnup, stock, dealer=dealer, **kw)
-
-
-def play(game, actions):
-    for a in actions.split() if isinstance(actions, str) else actions:
-        game.step(a)
-
-
+# --- helpers of this module (shared ones: debertz_deals.py) ----------------------------------
 # =================================================================================================
 # D6 melds: meld_summary on single hands
 # =================================================================================================

@@ -14,12 +14,13 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.record import deal_record
 from cardsim.debertz.rules import DebertzRules
+from debertz_deals import deal9, play
 
 C = DEBERTZ_DECK.parse
 H = 1
 
 
-# --- helpers (kept local: every test_rules_* module is self-contained) ---------------------------
+# --- helpers of this module (shared ones: debertz_deals.py) ----------------------------------
 def _order(n, dealer, full_hands, turnup):
     hands = [h.split() for h in full_hands]
     order = [C(c) for h in hands for c in h[:6]] + [C(turnup)]
@@ -28,17 +29,6 @@ def _order(n, dealer, full_hands, turnup):
     order += [c for c in range(32) if c not in order]
     assert sorted(order) == list(range(32))
     return order
-
-
-def deal9(rules, full_hands, turnup, dealer=0, **kw):
-    """A 2-3 player deal from each seat's 9 cards: the first 6 are dealt first, the last 3
-    are its share of the stock (dealt from dealer+1 round the table)."""
-    n = rules.players
-    hands = [h.split() for h in full_hands]
-    stock = []
-    for k in range(1, n + 1):
-        stock += hands[(dealer + k) % n][6:]
-    return DebertzGame.from_deal(rules, [h[:6] for h in hands], turnup, stock, dealer=dealer, **kw)
 
 
 def redeal(game, full_hands, turnup):
@@ -50,11 +40,6 @@ def redeal(game, full_hands, turnup):
     st[L.DEAL_NO] += 1
     order = _order(game.rules.players, int(st[L.DEALER]), full_hands, turnup)
     E.deal_from_deck(st, game.R, np.array(order, dtype=np.int64))
-
-
-def play(game, actions):
-    for a in actions.split() if isinstance(actions, str) else actions:
-        game.step(a)
 
 
 GENERIC = ["AS KS QS AH KH QH", "AD KD QD AC KC QC", "JS TS 9S JH TH 9H", "JD TD 9D JC TC 9C"]
