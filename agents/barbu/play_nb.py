@@ -13,9 +13,10 @@ of ``simulate_nb.simulate_random``.
 Duplicate play and per-contract results: in hands mode the contract of a deal is the
 declarer's choice, so seatings that put different agents in the declarer's seat may play
 different contracts on the same cards. ``duplicate_match_detail`` therefore reports the
-contract each pattern actually played (``contracts[item, pattern]``: compare agents per
-contract only among patterns that played the same one, or read the breakdown as "results on
-the deals where this contract was chosen"). For a clean per-contract comparison ``duplicate_contracts`` forces
+contract each pattern actually played (``contracts[item, pattern]``) and every seat's score
+in every pattern (``seat_points[item, pattern, seat]``): compare agents per contract among
+patterns that played the same one, or read the breakdown as "results on the deals where this
+contract was chosen". For a clean per-contract comparison ``duplicate_contracts`` forces
 the contract instead: item ``i`` plays contract ``i % 7`` in every pattern (everything else,
 trump suit and starting rank included, is still the agents' choice), so every pattern of an
 item plays the same contract on the same cards.
@@ -111,7 +112,7 @@ def batch_act(S, R, kind, params, rng):
 @njit(cache=True, **NO_REFCOUNT)
 def duplicate_block(st, R, rng, seed, first_game, lo, hi, whole_matches, force_contracts,
                     patterns, agent_kinds, agent_params, seat_kinds, seat_params, points,
-                    wins, deals, contracts):
+                    wins, deals, contracts, seat_points):
     """Items lo..hi-1, each played once per seating pattern (see duplicate_match)."""
     n_agents = points.shape[1]
     n_pat = patterns.shape[0]
@@ -138,6 +139,11 @@ def duplicate_block(st, R, rng, seed, first_game, lo, hi, whole_matches, force_c
                     break
                 next_deal(st, R)
             contracts[k, p] = -1 if whole_matches else st[L.CONTRACT]
+            for s in range(4):
+                if whole_matches:
+                    seat_points[k, p, s] = st[L.SCORES + s] / L.DEALS_PER_MATCH
+                else:
+                    seat_points[k, p, s] = st[L.DEAL_SCORES + s]
             deals[k] += L.DEALS_PER_MATCH if whole_matches else 1
             w = st[L.WINNERS]
             for a in range(n_agents):
@@ -165,6 +171,7 @@ def _duplicate(R, seed, first_game, n_items, whole_matches, force_contracts, pat
     wins = np.zeros((n_items, n_agents), dtype=np.float64)
     deals = np.zeros(n_items, dtype=np.int64)
     contracts = np.zeros((n_items, patterns.shape[0]), dtype=np.int64)
+    seat_points = np.zeros((n_items, patterns.shape[0], 4), dtype=np.float64)
     per_block = (n_items + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
@@ -175,8 +182,8 @@ def _duplicate(R, seed, first_game, n_items, whole_matches, force_contracts, pat
         hi = min(n_items, lo + per_block)
         duplicate_block(st, R.copy(), rng, seed, first_game, lo, hi, whole_matches,
                         force_contracts, patterns, agent_kinds.copy(), agent_params.copy(),
-                        seat_kinds, seat_params, points, wins, deals, contracts)
-    return points, wins, deals, contracts
+                        seat_kinds, seat_params, points, wins, deals, contracts, seat_points)
+    return points, wins, deals, contracts, seat_points
 
 
 def duplicate_match_detail(R, seed, first_game, n_items, whole_matches, patterns, agent_kinds,
@@ -186,14 +193,16 @@ def duplicate_match_detail(R, seed, first_game, n_items, whole_matches, patterns
     so every agent meets the same cards in every seat it is given. ``force_contracts`` (hands
     mode only): item ``i`` plays contract ``i % 7`` in every pattern.
 
-    Returns ``(points, wins, deals, contracts)``:
+    Returns ``(points, wins, deals, contracts, seat_points)``:
     ``points[i, a]``: agent a's mean score per seat it held, averaged over the patterns: the
     deal score (B7.3) in hands mode; in whole matches the final match total divided by the
     28 deals (points per deal, as the tournament layer reads it; x 28 = the match total);
     ``wins[i, a]``: its match-win share per seat held, averaged over the patterns (a shared
     win counts for each winner, B2; 0 in hands mode);
     ``deals[i]``: deals played for the item over all patterns;
-    ``contracts[i, p]``: the contract pattern p played (hands mode; -1 for whole matches).
+    ``contracts[i, p]``: the contract pattern p played (hands mode; -1 for whole matches);
+    ``seat_points[i, p, seat]``: each seat's score in pattern p (deal score, or match total
+    / 28), so results can be broken down by pattern, seat, declarer or contract played.
     """
     if whole_matches and force_contracts:
         raise ValueError("force_contracts needs hands mode (whole_matches=False)")
@@ -215,6 +224,6 @@ def duplicate_contracts(R, seed, first_game, n_items, patterns, agent_kinds, age
                         n_blocks):
     """Hands-mode duplicate play with item ``i``'s contract forced to ``i % 7``
     (actions.CONTRACT_NAMES order) in every pattern; returns ``(points, wins, deals,
-    contracts)`` as ``duplicate_match_detail``."""
+    contracts, seat_points)`` as ``duplicate_match_detail``."""
     return duplicate_match_detail(R, seed, first_game, n_items, False, patterns, agent_kinds,
                                   agent_params, n_blocks, force_contracts=True)

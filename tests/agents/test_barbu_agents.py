@@ -91,8 +91,11 @@ def test_duplicate_play_shares_cards_and_forces_contracts():
     R = BarbuRules().pack()
     kinds = np.array([HEURISTIC, RANDOM])
     params = np.stack([H, np.zeros(8)])
-    pts, wins, deals, con = P.duplicate_contracts(R, 2, 0, 70, PATTERNS_1V3, kinds, params, 3)
+    pts, wins, deals, con, seat = P.duplicate_contracts(R, 2, 0, 70, PATTERNS_1V3, kinds,
+                                                         params, 3)
     assert (con == (np.arange(70) % 7)[:, None]).all() and (deals == 4).all()
+    heur = seat[:, np.arange(4), np.arange(4)]  # pattern p has the heuristic in seat p
+    assert np.allclose(heur.mean(axis=1), pts[:, 0])
     assert (wins == 0).all()
     # one heuristic and three random seats: the four patterns' scores add up to the B8 total
     tot = 4 * (pts[:, 0] + 3 * pts[:, 1])
