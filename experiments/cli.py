@@ -5,6 +5,7 @@
                           [--history FILE] [--json]
     cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
     cardsim tournament GAME --agents A B [C ...] [--deals N | --games N] [--no-duplicate]
+                          [--by-contract]
                           [--rule NAME=VALUE]... [--seed S] [--threads T] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
     cardsim rules GAME        (every convention with its default)
@@ -85,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     tcount.add_argument("--games", type=_positive, help="N duplicate whole games / matches")
     tour.add_argument("--no-duplicate", action="store_true",
                       help="play each deal once, seats assigned in turn, instead of rotating")
+    tour.add_argument("--by-contract", action="store_true",
+                      help="Barbu: deal i plays contract i %% 7; results per contract")
     _rules_args(tour)
     tour.add_argument("--seed", type=_seed, default=0)
     tour.add_argument("--threads", type=_positive, default=1)
@@ -131,11 +134,25 @@ def print_summary(summary: dict, as_json: bool) -> None:
         return
     width = max(len(k) for k in summary)
     for key, value in summary.items():
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            print(key)  # a table: one row per entry (Barbu contracts)
+            for name, row in value.items():
+                cells = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items())
+                print(f"  {name:<{width - 2}}  {cells}")
+            continue
         if isinstance(value, dict):
-            value = json.dumps(value)
+            value = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items())
         elif isinstance(value, list):
             value = " ".join(str(v) for v in value)
         print(f"{key:<{width}}  {value}")
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if isinstance(v, list):
+        return "[" + " ".join(_fmt(x) for x in v) + "]"
+    return str(v)
 
 
 def run(args) -> int:
@@ -174,7 +191,8 @@ def run(args) -> int:
         rules = make_rules(args.game, args.players, args.teams, args.rule)
         result = tournament(args.game, rules, args.agents, deals=args.deals, games=args.games,
                             duplicate=not args.no_duplicate, seed=args.seed,
-                            n_threads=args.threads, progress=progress)
+                            n_threads=args.threads, progress=progress,
+                            by_contract=args.by_contract)
         print(json.dumps(result) if args.json else format_table(result))
     elif args.command == "run":
         from experiments.run import resume_run, start_run

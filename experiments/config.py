@@ -7,6 +7,7 @@
     agents: [heuristic, random]         # names, "name:opt=value", or {name: ..., opt: value}
     deals: 1000000                      # or games: N (whole games / matches)
     duplicate: true                     # tournament only
+    by_contract: false                  # Barbu tournament: deal i plays contract i % 7
     history: false                      # simulate only: write hand records in the run dir
     seed: 0
     threads: 2
@@ -38,6 +39,7 @@ class ExperimentConfig:
     deals: int | None = None
     games: int | None = None
     duplicate: bool = True
+    by_contract: bool = False
     history: bool = False
     seed: int = 0
     threads: int = 1
@@ -100,7 +102,7 @@ def config_from_dict(data: Any, where: str = "config") -> ExperimentConfig:
     _check_int("seed", cfg.seed, 0, 2**63 - 1)
     _check_int("threads", cfg.threads)
     _check_int("chunk", cfg.chunk)
-    for key in ("duplicate", "history"):
+    for key in ("duplicate", "by_contract", "history"):
         if not isinstance(getattr(cfg, key), bool):
             raise InvalidConfigError(f"{where}: config key {key!r} must be true or false")
     if cfg.kind == "tournament" and len(cfg.agents) < 2:

@@ -115,7 +115,7 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
 
     rules = cfg.make_rules()
     t = Tournament(cfg.game, rules, cfg.agents, deals=cfg.deals, games=cfg.games,
-                   duplicate=cfg.duplicate, seed=cfg.seed)
+                   duplicate=cfg.duplicate, seed=cfg.seed, by_contract=cfg.by_contract)
     chunks = list(t.chunks(cfg.chunk))
     metrics = []
     t0 = time.perf_counter()
@@ -126,10 +126,11 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
             data = _load_chunk(path) if path.exists() else None
             resumed = data is not None
             if data is None:
-                points, wins, deals = t.play_chunk(k, lo, hi, cfg.threads)
-                data = {"points": points, "wins": wins, "deals": deals}
+                result = t.play_chunk(k, lo, hi, cfg.threads)
+                data = dict(zip(("points", "wins", "deals", "contracts"), result))
                 atomic_save_npz(path, **data)
-            t.add_chunk(k, (data["points"], data["wins"], data["deals"]))
+            t.add_chunk(k, tuple(data[key] for key in ("points", "wins", "deals", "contracts")
+                                 if key in data))
             metrics.append(_chunk_metrics(t, k, lo, hi, resumed, time.perf_counter() - t0))
             atomic_write_text(run_dir / "metrics.jsonl",
                               "".join(json.dumps(m) + "\n" for m in metrics))

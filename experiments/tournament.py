@@ -7,6 +7,9 @@ seats. Luck of the cards then cancels between the agents of a pairing. Per deal 
 agent scores the mean recorded points of the seats it held, averaged over the patterns; the
 difference between two agents is paired by item, so its 95% interval is narrow.
 
+Barbu ``by_contract``: item ``i`` plays contract ``i % 7`` in every pattern (the declarer's
+choice is taken away), and the result gives the difference per contract.
+
 Without duplicate (``--no-duplicate``), each item is played once, the seating patterns taken
 in turn over the items; the interval of the difference is then much wider.
 """
@@ -54,15 +57,20 @@ class Pairing:
     points: list = field(default_factory=list)   # chunks of (items, 2) mean points per deal
     wins: list = field(default_factory=list)     # chunks of (items, 2) win shares
     deals: list = field(default_factory=list)    # chunks of (items,) deals played
+    contracts: list = field(default_factory=list)  # Barbu by contract: (items,) contract
 
 
 class Tournament:
     """A tournament plan: agents, pairings, items; played chunk by chunk."""
 
     def __init__(self, game: str, rules, agent_specs, deals: int | None = None,
-                 games: int | None = None, duplicate: bool = True, seed: int = 0):
+                 games: int | None = None, duplicate: bool = True, seed: int = 0,
+                 by_contract: bool = False):
         if deals is not None and games is not None:
             raise InvalidConfigError("give either deals or games, not both")
+        if by_contract and (game != "barbu" or games is not None or not duplicate):
+            raise InvalidConfigError("by_contract needs Barbu, single deals and duplicate play")
+        self.by_contract = by_contract
         self.game, self.rules, self.seed = game, rules, seed
         self.whole = games is not None
         self.items = games if self.whole else (deals if deals is not None else 10_000)
@@ -96,6 +104,11 @@ class Tournament:
         kinds, params = self.kinds[idx], self.params[idx]
         local = np.where(pairing.patterns == pairing.a, 0, 1).astype(np.int64)
         with threads(n_threads):
+            if self.by_contract:  # Barbu: item i plays contract i % 7 in every pattern
+                points, wins, deals, contracts = play.duplicate_contracts(
+                    self.R, self.seed, lo, hi - lo, local, kinds, params,
+                    blocks_for(hi - lo, n_threads))[:4]
+                return points, wins, deals, contracts[:, 0]
             if self.duplicate:
                 return play.duplicate_match(self.R, self.seed, lo, hi - lo, self.whole, local,
                                             kinds, params, blocks_for(hi - lo, n_threads))
@@ -115,10 +128,12 @@ class Tournament:
             return tuple(np.concatenate(part) for part in parts)
 
     def add_chunk(self, k: int, result) -> None:
-        points, wins, deals = result
+        points, wins, deals = result[:3]
         self.pairings[k].points.append(np.asarray(points))
         self.pairings[k].wins.append(np.asarray(wins))
         self.pairings[k].deals.append(np.asarray(deals))
+        if len(result) > 3:
+            self.pairings[k].contracts.append(np.asarray(result[3]))
 
     def run(self, n_threads: int = 1, progress: bool = False) -> dict:
         total = len(self.pairings) * self.items
@@ -156,6 +171,8 @@ class Tournament:
                 "significant": bool(abs(diff) > half) if not math.isnan(half) else False,
                 "win_rate": [float(wins[:, 0].mean()), float(wins[:, 1].mean())]
                 if self.whole else None,
+                "by_contract": _by_contract(pts, np.concatenate(p.contracts))
+                if p.contracts else None,
             })
         for i, label in enumerate(self.labels):
             if not per_agent_points[i]:
@@ -176,6 +193,7 @@ class Tournament:
             "rules_hash": self.rules.rules_hash(),
             "seed": self.seed,
             "duplicate": self.duplicate,
+            "by_contract": self.by_contract,
             "unit": unit,
             "items": self.items,
             "agents": rows,
@@ -209,6 +227,21 @@ class Tournament:
                        for r in ratings), key=lambda r: -r["ordinal"])
 
 
+def _by_contract(pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
+    """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
+    from cardsim.barbu.actions import CONTRACT_NAMES
+
+    rows = []
+    for c, name in enumerate(CONTRACT_NAMES):
+        sel = pts[contracts == c]
+        if len(sel):
+            diff, half = mean_ci(sel[:, 0] - sel[:, 1])
+            rows.append({"contract": name, "items": int(len(sel)),
+                         "mean_points": [float(sel[:, 0].mean()), float(sel[:, 1].mean())],
+                         "difference": diff, "difference_ci95": half})
+    return rows
+
+
 def _unique_labels(labels: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
@@ -219,10 +252,11 @@ def _unique_labels(labels: list[str]) -> list[str]:
 
 
 def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
-               seed: int = 0, n_threads: int = 1, progress: bool = False) -> dict:
+               seed: int = 0, n_threads: int = 1, progress: bool = False,
+               by_contract: bool = False) -> dict:
     """Play a tournament and return its result (see Tournament.result)."""
-    return Tournament(game, rules, agent_specs, deals, games, duplicate, seed).run(
-        n_threads, progress)
+    return Tournament(game, rules, agent_specs, deals, games, duplicate, seed,
+                      by_contract).run(n_threads, progress)
 
 
 def format_table(result: dict) -> str:
@@ -245,6 +279,11 @@ def format_table(result: dict) -> str:
         mark = "" if p["significant"] else "  (not significant)"
         lines.append(f"{a} - {b}: {p['difference']:+.2f} ± {p['difference_ci95']:.2f} points "
                      f"per deal (95% CI, paired over {p['items']:,} {unit}s){mark}")
+        for row in p.get("by_contract") or []:
+            ma, mb = row["mean_points"]
+            lines.append(f"    {row['contract']:<12}{ma:>8.2f}{mb:>8.2f}   difference "
+                         f"{row['difference']:+7.2f} ± {row['difference_ci95']:.2f} "
+                         f"({row['items']:,} deals)")
     if result.get("ratings"):
         lines.append("")
         lines.append("OpenSkill ratings (mu - 3 sigma):")

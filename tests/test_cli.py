@@ -99,3 +99,22 @@ def test_agents_and_rules_listing(capsys):
     assert code == 0 and "random:" in out and "heuristic:" in out
     code, out, _ = run(capsys, "rules", "barbu")
     assert code == 0 and "king_lead_rule" in out
+
+
+def test_barbu_commands(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", "barbu", "--hands", "56", "--agents", "heuristic")
+    assert code == 0 and "no_king" in out and "doubling" in out
+    hist = tmp_path / "b.jsonl"
+    code, out, _ = run(capsys, "simulate", "barbu", "--games", "1", "--history", str(hist),
+                       "--json")
+    assert code == 0 and json.loads(out)["matches"] == 1
+    assert len(hist.read_text().splitlines()) == 28
+    code, out, _ = run(capsys, "bench", "barbu", "--hands", "500", "--json")
+    assert code == 0 and json.loads(out)["hands_per_s"] > 0
+    code, out, _ = run(capsys, "tournament", "barbu", "--agents", "heuristic", "random",
+                       "--deals", "14", "--by-contract")
+    assert code == 0 and "domino" in out
+    code, _, err = run(capsys, "simulate", "barbu", "--players", "3")
+    assert code == 2 and "Debertz options" in err
+    code, _, err = run(capsys, "simulate", "barbu", "--agents", "random,random")
+    assert code == 2 and "2 agents given for 4 seats" in err

@@ -185,3 +185,24 @@ def test_without_duplicate_each_deal_is_played_once():
     assert dup["pairings"][0]["deals_played"] == 600 * 6
     # luck no longer cancels: the paired interval is wider than with duplicate deals
     assert p["difference_ci95"] > dup["pairings"][0]["difference_ci95"]
+
+
+def test_barbu_tournament_by_contract():
+    from cardsim.barbu.rules import BarbuRules
+
+    res = tournament("barbu", BarbuRules(), ["heuristic", "random"], deals=70, seed=1,
+                     by_contract=True)
+    rows = res["pairings"][0]["by_contract"]
+    assert [r["contract"] for r in rows] == ["no_tricks", "no_queens", "no_last_two",
+                                             "no_hearts", "no_king", "trumps", "domino"]
+    assert all(r["items"] == 10 for r in rows)
+    with pytest.raises(InvalidConfigError, match="by_contract"):
+        Tournament("debertz", DebertzRules(), ["random", "random"], by_contract=True)
+
+
+def test_barbu_patterns_rotate_the_lone_agent_through_all_seats():
+    from cardsim.barbu.rules import BarbuRules
+
+    pat = seating_patterns(BarbuRules(), 0, 1)
+    assert pat.shape == (8, 4)
+    assert sorted((pat == 0).sum(axis=1).tolist()) == [1, 1, 1, 1, 3, 3, 3, 3]
