@@ -11,7 +11,7 @@ $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q $(TORCH_PIN)
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,rl]'
 	touch $@
 
 install: $(BIN)/cardsim
