@@ -138,11 +138,8 @@ def observe(st, R, seat, out):
     phase = st[L.PHASE]
     contract = st[L.CONTRACT]
     set_bits(out, OFF_HAND, st[L.HANDS + seat])
-    for k in range(st[L.N_PLAYS]):
-        e = st[L.PLAYS + k]
-        a = e & 63
-        if a != A.PASS:
-            out[OFF_PLAYED + ((e >> L.PLAY_SEAT_SHIFT) - seat + 4) % 4 * 52 + a] = 1.0
+    for s in range(4):  # a seat's cards leave its hand only by being played
+        set_bits(out, OFF_PLAYED + (s - seat + 4) % 4 * 52, st[L.DEALT + s] & ~st[L.HANDS + s])
     if phase == L.PH_PLAY and contract != A.DOMINO:
         leader = st[L.LEADER]
         out[OFF_TRICK_LEADER + (leader - seat + 4) % 4] = 1.0

@@ -169,9 +169,10 @@ def observe(st, R, seat, out):
     trump = st[L.TRUMP]
     set_bits(out, OFF_HAND, st[L.HANDS + seat])
     n_plays = st[L.N_PLAYS]
-    for k in range(n_plays):
-        e = st[L.PLAYS + k]
-        out[OFF_PLAYED + ((e >> 5) - seat + n) % n * 32 + (e & 31)] = 1.0
+    if st[L.PLAY_HANDS + seat] != 0:  # in play, a seat's cards leave its hand only by play
+        for s in range(n):
+            set_bits(out, OFF_PLAYED + (s - seat + n) % n * 32,
+                     st[L.PLAY_HANDS + s] & ~st[L.HANDS + s])
     if phase == L.PH_PLAY:
         leader = st[L.LEADER]
         out[OFF_TRICK_LEADER + (leader - seat + n) % n] = 1.0

@@ -68,7 +68,9 @@ class CardGameAEC(AECEnv):
         """With a seed (or the first time) a new run of games from it; without, the next
         episode (the next deal of the game, or a new game)."""
         fresh = seed is not None or not self._started
-        if fresh:
+        if not fresh and not all(self.terminations.values()):
+            fresh = True  # an episode left before its end restarts with a new game
+        if seed is not None or not self._started:
             rng = np.random.default_rng(seed)
             self._engine_seed = int(rng.integers(0, 2**62))
             self._game_id = 0

@@ -171,7 +171,7 @@ class CardGameEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start an episode. With a seed (or the first time): a new run of games from that
         seed. Without: the next episode — the next deal of the current game ("deal"
-        episodes), or a new game."""
+        episodes), or a new game (also when the current episode has not ended)."""
         super().reset(seed=seed)
         fresh = seed is not None or not self._started
         if fresh:
@@ -182,6 +182,8 @@ class CardGameEnv(gym.Env):
             for agent in {id(a): a for a in self._opponents.values()}.values():
                 if hasattr(agent, "reset"):
                     agent.reset(int(self.np_random.integers(0, 2**31)))
+        # An episode left before its end restarts with a new game (its deal cannot go on).
+        fresh = fresh or self._status != EPISODE_END
         K = self.kit.kernels
         status = EPISODE_END
         while status == EPISODE_END:

@@ -142,3 +142,17 @@ def test_bad_arguments_are_clear():
         gym.make("cardsim/Barbu-v0", episode="match")
     with pytest.raises(InvalidConfigError, match="seat"):
         gym.make("cardsim/Debertz-v0", seat=2)
+
+
+@pytest.mark.parametrize("env_id", ["cardsim/Debertz-v0", "cardsim/Barbu-v0"])
+def test_reset_in_mid_episode_starts_a_proper_game(env_id):
+    env = gym.make(env_id).unwrapped
+    L = env.kit.layout
+    env.reset(seed=2)
+    for k in range(5):
+        for _ in range(3):
+            env.step(env.action_space.sample())
+        env.reset()
+        assert 0 <= env.state[L.DEALER] < env.n_players
+        assert env.state[L.TURN] == env.seat
+    play_random(env, 100)

@@ -1,0 +1,77 @@
+"""Throughput of the environments: ``python -m cardsim.envs.bench [--batch 4096 --threads 2]``.
+
+Prints decisions per second of the batched self-play API (with and without observation
+vectors; the policy is "lowest legal action", one numpy argmax per step, included in the
+time) and learner steps per second of the single Gymnasium environments (random opponents in
+compiled code; the learner's policy is the same argmax).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+
+def bench_batch(game: str, batch: int, threads: int, observations: bool, seconds: float) -> float:
+    from cardsim.envs.selfplay import SelfPlayBatch
+
+    b = SelfPlayBatch(game, batch, seed=1, threads=threads, observations=observations,
+                      check_actions=False)
+    r = b.reset()
+    actions = np.zeros(batch, dtype=np.int64)
+    for _ in range(20):
+        np.argmax(r.legal, axis=1, out=actions)
+        r = b.step(actions)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        np.argmax(r.legal, axis=1, out=actions)
+        r = b.step(actions)
+        n += 1
+    return n * batch / (time.perf_counter() - t0)
+
+
+def bench_gym(env_id: str, seconds: float, **kwargs) -> float:
+    import gymnasium as gym
+
+    import cardsim.envs  # noqa: F401
+
+    env = gym.make(env_id, **kwargs).unwrapped
+    env.reset(seed=0)
+    n = 0
+    t0 = None
+    while True:
+        _, _, term, _, _ = env.step(int(env.action_masks().argmax()))
+        if term:
+            env.reset()
+        n += 1
+        if t0 is None and n == 2000:  # warm-up done
+            t0, n = time.perf_counter(), 0
+        if t0 is not None and time.perf_counter() - t0 > seconds:
+            return n / (time.perf_counter() - t0)
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--batch", type=int, default=4096)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=4.0)
+    args = p.parse_args(argv)
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    for game in ("debertz", "barbu"):
+        for obs in (True, False):
+            rate = bench_batch(game, args.batch, args.threads, obs, args.seconds)
+            print(f"self-play {game:<8} batch {args.batch} threads {args.threads} "
+                  f"observations {str(obs):<5}: {rate:>12,.0f} decisions/s")
+    for env_id in ("cardsim/Debertz-v0", "cardsim/Barbu-v0"):
+        for mode in ("vector", "dict"):
+            rate = bench_gym(env_id, args.seconds, observation_mode=mode)
+            print(f"gymnasium {env_id:<20} observation {mode:<6}: {rate:>10,.0f} steps/s")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
