@@ -66,6 +66,12 @@ class LegalDiscrete(spaces.Discrete):
                 mask = legal.astype(np.int8)
         return super().sample(mask=mask, probability=probability)
 
+    def __getstate__(self):
+        # Saved or copied, it is a plain Discrete: the env it samples from does not travel.
+        state = dict(self.__dict__)
+        state["legal_source"] = None
+        return state
+
 
 def observation_space(k: GameKit, mode: str) -> spaces.Space:
     """Dict of named pieces + "vector" + "action_mask", or just the vector Box."""
