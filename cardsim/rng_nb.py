@@ -8,6 +8,8 @@ Generators are SplitMix64 streams held in a ``uint64`` state. Every stream is de
 import numpy as np
 from numba import njit
 
+from cardsim.bits_nb import nth_bit, popcount
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
@@ -78,3 +80,10 @@ def shuffle_cards(state, cards):
             cards[j] = t
             k -= 1
     return state
+
+
+@njit(cache=True, inline="always")
+def random_bit(mask, rng, i):
+    """A uniformly random set bit of ``mask`` (> 0) from generator ``rng[i]``: the random
+    policy's choice among legal actions."""
+    return nth_bit(mask, below(rng, i, popcount(mask)))

@@ -14,7 +14,6 @@ inside the block loops compiled without reference counting (cardsim.jit.NO_REFCO
 import numpy as np
 from numba import njit
 
-from agents.random_nb import random_action
 from cardsim import rng_nb
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import actions as A
@@ -25,6 +24,7 @@ from cardsim.debertz.melds_nb import KIND_DEBERTZ, meld_summary
 from cardsim.debertz.tables import (PLAIN_HIGHER, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_HIGHER,
                                     TRUMP_POINTS, TRUMP_STRENGTH)
 from cardsim.jit import NO_REFCOUNT
+from cardsim.rng_nb import random_bit
 
 # Parameter slots: the order of DebertzHeuristic.OPTIONS (agents/debertz/heuristic.py).
 P_AGGRESSION = 0
@@ -569,7 +569,7 @@ def heuristic_action(st, R, mask, params, rng, i):
     otherwise it is deterministic and does not touch ``rng``."""
     eps = params[P_EPSILON]
     if eps > 0.0 and rng_nb.below(rng, i, 1 << 24) < eps * (1 << 24):
-        return random_action(mask, rng, i)
+        return random_bit(mask, rng, i)
     a = policy_choice(st, R, mask, params)
     if a < 0 or not (mask >> a) & 1:
         a = lowest_bit(mask)  # never reached by a correct policy; keeps every move legal

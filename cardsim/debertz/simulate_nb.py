@@ -9,11 +9,11 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim import rng_nb
-from cardsim.bits_nb import nth_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
+from cardsim.rng_nb import random_bit as random_action  # the random policy's choice
 
 POLICY_KEY = 1 << 41
 
@@ -34,12 +34,6 @@ S_BIDDER_POINTS = 12   # sum of the bidder side's round points
 S_RP = 13              # 4 columns: sum of round points per side
 S_WINS = 17            # 4 columns: games won per side
 NUM_STATS = 21
-
-
-@njit(cache=True, inline="always")
-def random_action(mask, rng, i):
-    """A uniformly random set bit of ``mask`` from generator ``rng[i]``."""
-    return nth_bit(mask, rng_nb.below(rng, i, popcount(mask)))
 
 
 @njit(cache=True, **NO_REFCOUNT)
