@@ -118,19 +118,32 @@ def set_bits(out, off, mask):
         mask &= mask - 1
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def add_run_counts(out, off, hand):
-    """Add the runs of 3+ cards of ``hand`` (D6.1) to out[off + length - 3]."""
-    for suit in range(4):
-        b = (hand >> (suit * 8)) & 0xFF
+def _run_length_table():
+    """Per suit byte: how many runs (D6.1) of each length 3..8 it holds."""
+    table = np.zeros((256, MELD_LENGTHS), dtype=np.float32)
+    for b in range(256):
         length = 0
         for rank in range(9):
             if rank < 8 and (b >> rank) & 1:
                 length += 1
             else:
                 if length >= 3:
-                    out[off + length - 3] += 1.0
+                    table[b, length - 3] += 1
                 length = 0
+    return table
+
+
+RUN_LENGTHS = _run_length_table()
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def add_run_counts(out, off, hand):
+    """Add the runs of 3+ cards of ``hand`` (D6.1) to out[off + length - 3]."""
+    for suit in range(4):
+        b = (hand >> (suit * 8)) & 0xFF
+        if b != 0:
+            for k in range(MELD_LENGTHS):
+                out[off + k] += RUN_LENGTHS[b, k]
 
 
 @njit(cache=True, **NO_REFCOUNT)
