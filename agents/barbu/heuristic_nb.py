@@ -233,14 +233,6 @@ def expected_score(hand, contract, role, x):
 # what the seat to act knows about the play
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def trick_mask(st):
-    m = 0
-    for k in range(st[L.TRICK_LEN]):
-        m |= 1 << st[L.TRICK + k]
-    return m
-
-
-@njit(cache=True, inline="always")
 def winning_card(st, trump):
     """The card now winning the current trick (B4): highest trump, else highest of the led
     suit (trump = -1 outside Trumps)."""

@@ -18,6 +18,7 @@ from cardsim.barbu import simulate_nb as SN
 from cardsim.barbu.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.barbu.game import BarbuGame
 from cardsim.barbu.rules import BarbuRules
+from cardsim.bits_nb import lowest_bit
 from cardsim.cards import BARBU_DECK
 from cardsim.errors import InvalidConfigError
 
@@ -131,7 +132,7 @@ def illegal_choices(R, seed, n_matches, params):
                     checked += 1
                     if k < 0 or k > 62 or ((bits >> k) & 1) == 0:
                         bad += 1
-                        a = base + SN.lowest_bit(bits)
+                        a = base + lowest_bit(bits)
                 else:
                     a = SN.random_action(base, bits, rng, 0)
                 step(st, R, a)
