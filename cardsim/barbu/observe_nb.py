@@ -1,7 +1,7 @@
 """What one Barbu seat may know, as a flat float32 vector of named pieces (DESIGN.md §2).
 
 ``PIECES`` declares every piece (name, size, encoding); offsets and the total ``OBS_SIZE`` come
-from it (``cardsim.envs.spec``). ``observe(st, R, seat, out)`` writes the vector of ``seat`` for
+from it (``cardsim.observation``). ``observe(st, R, seat, out)`` writes the vector of ``seat`` for
 state row ``st``; ``observation_pieces(vector)`` gives the dict of named pieces.
 
 Seats are relative to the observer: relative seat r is seat ``(seat + r) % 4`` (0 = the
@@ -19,7 +19,7 @@ from numba import njit
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.envs.spec import ObservationSpec
+from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
 
 INF = 1e4  # bound of the unbounded pieces (scores and the like never come near it)

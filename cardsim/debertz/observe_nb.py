@@ -1,7 +1,7 @@
 """What one Debertz seat may know, as a flat float32 vector of named pieces (DESIGN.md §2).
 
 ``PIECES`` declares every piece (name, size, encoding); offsets and the total ``OBS_SIZE`` come
-from it (``cardsim.envs.spec``). ``observe(st, R, seat, out)`` writes the vector of ``seat`` for
+from it (``cardsim.observation``). ``observe(st, R, seat, out)`` writes the vector of ``seat`` for
 state row ``st``; ``observation_pieces(vector)`` gives the dict of named pieces.
 
 Seats and sides are relative to the observer: relative seat r is seat ``(seat + r) % players``
@@ -25,7 +25,7 @@ from cardsim.bits_nb import lowest_bit
 from cardsim.debertz import actions as A
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import run_kind
-from cardsim.envs.spec import ObservationSpec
+from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
 
 INF = 1e4  # bound of the unbounded pieces (scores and the like never come near it)
