@@ -2,8 +2,8 @@
 
 Masks are non-negative ``int64`` values below 2**63 (52 cards, or up to 63 action ids), so the
 same code gives the same answers compiled and under ``NUMBA_DISABLE_JIT=1``. Compiled,
-``popcount`` and ``lowest_bit`` are the CPU's own instructions (LLVM ctpop / cttz); as plain
-Python they are ``int.bit_count`` and friends. ``nth_bit`` uses the BMI2 ``pdep`` instruction
+``popcount``, ``lowest_bit`` and ``highest_bit`` are the CPU's own instructions (LLVM
+ctpop / cttz / ctlz); as plain Python they are ``int.bit_count`` and friends. ``nth_bit`` uses the BMI2 ``pdep`` instruction
 where the CPU has it: picking a random legal action then takes no unpredictable branch.
 """
 
@@ -19,6 +19,10 @@ if config.DISABLE_JIT:
         """Index of the lowest set bit of x (x > 0)."""
         x = int(x)
         return (x & -x).bit_length() - 1
+
+    def highest_bit(x):
+        """Index of the highest set bit of x (x > 0)."""
+        return int(x).bit_length() - 1
 
 else:
     import llvmlite.binding as llvm
@@ -65,6 +69,22 @@ else:
 
         return types.int64(src, mask), codegen
 
+    @intrinsic
+    def _ctlz(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            value = context.cast(builder, args[0], x, types.int64)
+            return builder.ctlz(value, context.get_constant(types.boolean, False))
+
+        return types.int64(x), codegen
+
+    @njit(cache=True, inline="always")
+    def highest_bit(x):
+        """Index of the highest set bit of x (x > 0)."""
+        return 63 - _ctlz(x)
+
     @njit(cache=True, inline="always")
     def popcount(x):
         """Number of set bits of a non-negative int64."""
@@ -74,16 +94,6 @@ else:
     def lowest_bit(x):
         """Index of the lowest set bit of x (x > 0)."""
         return _cttz(x)
-
-
-@njit(cache=True, inline="always")
-def highest_bit(x):
-    """Index of the highest set bit of x (x > 0)."""
-    r = 0
-    while x > 1:
-        x >>= 1
-        r += 1
-    return r
 
 
 @njit(cache=True, inline="always")

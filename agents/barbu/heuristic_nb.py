@@ -12,11 +12,11 @@ loops compiled without reference counting (cardsim/jit.py).
 """
 
 import numpy as np
-from numba import config, njit
+from numba import njit
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.bits_nb import highest_bit, lowest_bit, popcount
 from cardsim.jit import NO_REFCOUNT
 
 ALL_CARDS = (1 << 52) - 1
@@ -37,32 +37,6 @@ P_OBLIGATION_PRESSURE = 3
 P_DOMINO_BLOCK = 4
 P_DOUBLES = 5
 P_CHOICE_SPREAD = 6
-
-if config.DISABLE_JIT:
-
-    def top_bit(x):
-        """Index of the highest set bit of x (x > 0)."""
-        return int(x).bit_length() - 1
-
-else:
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def _ctlz(typingctx, x):
-        if not isinstance(x, types.Integer):
-            return None
-
-        def codegen(context, builder, signature, args):
-            value = context.cast(builder, args[0], x, types.int64)
-            return builder.ctlz(value, context.get_constant(types.boolean, False))
-
-        return types.int64(x), codegen
-
-    @njit(cache=True, inline="always")
-    def top_bit(x):
-        """Index of the highest set bit of x (x > 0)."""
-        return 63 - _ctlz(x)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,19 +414,19 @@ def negative_card(params, st, R, bits):
             # just before the last two tricks of No Last Two (the lead there is a liability)
             over = bits & ~under & ~pen
             if over != 0:
-                return top_bit(over)
-        return top_bit(under)  # duck as high as possible (drops a queen or K under a higher)
+                return highest_bit(over)
+        return highest_bit(under)  # duck as high as possible (drops a queen or K under a higher)
     # every card wins the trick so far
     clean = bits & ~pen
     if last:
         if clean != 0:
-            return top_bit(clean)
+            return highest_bit(clean)
         return lowest_penalty_card(contract, bits)
     if contract == A.NO_TRICKS or contract == A.NO_LAST_TWO:
         return lowest_bit(bits)  # a later player may go over (+0.14 a deal vs high when few can)
     if clean != 0:
         if contract == A.NO_HEARTS:
-            return top_bit(clean)  # hearts will land on this trick anyway: shed the high card
+            return highest_bit(clean)  # hearts will land on this trick anyway: shed the high card
         return lowest_bit(clean)  # a later player may still go over (and take the queen/king)
     return lowest_penalty_card(contract, bits)
 
@@ -513,7 +487,7 @@ def trumps_card(params, st, R, bits):
         if last:
             return lowest_bit(over)
         unk = unknown & lsuit
-        masters = over if unk == 0 else over & above(top_bit(unk))
+        masters = over if unk == 0 else over & above(highest_bit(unk))
         if masters != 0:
             return lowest_bit(masters)
         return lowest_bit(bits)
@@ -552,8 +526,8 @@ def lead_trumps(st, hand, legal, trump, unknown):
     mine_t = hand & tsuit
     unk_t = unknown & tsuit
     if mine_t != 0:
-        top = top_bit(mine_t)
-        if unk_t == 0 or top > top_bit(unk_t):
+        top = highest_bit(mine_t)
+        if unk_t == 0 or top > highest_bit(unk_t):
             if unk_t != 0 and 3 * popcount(mine_t) >= popcount(unk_t):
                 return top  # draw trumps with a master
     voids = shown_voids(st)
@@ -567,13 +541,13 @@ def lead_trumps(st, hand, legal, trump, unknown):
         if m == 0:
             continue
         unk = unknown & (SUIT_BITS << (13 * s))
-        top = top_bit(m)
+        top = highest_bit(m)
         ruff_risk = False
         if unk_t != 0:
             for o in range(1, 4):
                 if (voids >> (4 * ((me + o) % 4) + s)) & 1:
                     ruff_risk = True
-        if unk != 0 and top > top_bit(unk) and not ruff_risk:
+        if unk != 0 and top > highest_bit(unk) and not ruff_risk:
             v = 100.0 + top % 13  # a master
             c = top
         else:
@@ -589,8 +563,8 @@ def lead_trumps(st, hand, legal, trump, unknown):
     if best >= 0:
         return best
     if mine_t != 0:
-        return lowest_bit(mine_t) if (unk_t != 0 and top_bit(mine_t) < top_bit(unk_t)) \
-            else top_bit(mine_t)
+        return lowest_bit(mine_t) if (unk_t != 0 and highest_bit(mine_t) < highest_bit(unk_t)) \
+            else highest_bit(mine_t)
     return lowest_bit(legal)
 
 
