@@ -128,23 +128,27 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
     return game_info(game).rules_cls.from_overrides(list(overrides), base)
 
 
-def print_summary(summary: dict, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(summary))
-        return
+def format_summary(summary: dict) -> str:
+    """A summary as aligned ``key  value`` lines (nested tables one row per entry)."""
     width = max(len(k) for k in summary)
+    lines = []
     for key, value in summary.items():
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            print(key)  # a table: one row per entry (Barbu contracts)
+            lines.append(key)  # a table: one row per entry (Barbu contracts)
             for name, row in value.items():
                 cells = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items())
-                print(f"  {name:<{width - 2}}  {cells}")
+                lines.append(f"  {name:<{width - 2}}  {cells}")
             continue
         if isinstance(value, dict):
             value = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items())
         elif isinstance(value, list):
             value = " ".join(str(v) for v in value)
-        print(f"{key:<{width}}  {value}")
+        lines.append(f"{key:<{width}}  {value}")
+    return "\n".join(lines)
+
+
+def print_summary(summary: dict, as_json: bool) -> None:
+    print(json.dumps(summary) if as_json else format_summary(summary))
 
 
 def _fmt(v) -> str:

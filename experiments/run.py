@@ -226,8 +226,8 @@ def _tournament_plots(run_dir: Path, t) -> None:
 # simulations
 # ---------------------------------------------------------------------------------------------
 def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dict:
-    from experiments.cli import print_summary
-    from experiments.simulate import simulate
+    from experiments.cli import format_summary
+    from experiments.simulate import simulate, summarize_stats
 
     rules = cfg.make_rules()
     whole = cfg.games is not None
@@ -259,16 +259,9 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
             atomic_write_text(run_dir / "metrics.jsonl",
                               "".join(json.dumps(m) + "\n" for m in metrics))
             bar.update(hi - lo)
-    from experiments.simulate import _summarize
-
-    summary = _summarize(cfg.game, total, rules, cfg.seed, whole, seconds)
+    summary = summarize_stats(cfg.game, total, rules, cfg.seed, whole, seconds)
     summary["agents"] = cfg.agents
-    buf = io.StringIO()
-    import contextlib
-
-    with contextlib.redirect_stdout(buf):
-        print_summary(summary, False)
-    summary["table"] = buf.getvalue().rstrip()
+    summary["table"] = format_summary(summary)
     atomic_write_json(run_dir / "summary.json", summary)
     atomic_write_text(run_dir / "table.txt", summary["table"] + "\n")
     flat = [(k, v) for k, v in summary.items() if not isinstance(v, (dict, list)) and k != "table"]

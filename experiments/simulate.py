@@ -64,14 +64,15 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
     seconds = time.perf_counter() - t0
     if stats_out is not None:
         stats_out.append(stats)
-    summary = _summarize(game, stats, rules, seed, whole, seconds)
+    summary = summarize_stats(game, stats, rules, seed, whole, seconds)
     summary["agents"] = [a.label for a in seated]
     if history_path is not None:
         summary["history"] = str(history_path)
     return summary
 
 
-def _summarize(game, stats, rules, seed, whole, seconds) -> dict:
+def summarize_stats(game, stats, rules, seed, whole, seconds) -> dict:
+    """The game's readable summary of a statistics array."""
     if game == "debertz":
         from cardsim.debertz.summary import summarize
 
