@@ -4,8 +4,6 @@ compiled agent loops, statistics summaries and hand records."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
 
 from agents.base import CompiledAgent
@@ -17,19 +15,17 @@ from cardsim.errors import InvalidConfigError
 class GameInfo:
     name: str
     rules_cls: type
-    item: str            # what one --hands item is called
-    whole: str           # what one --games item is called
 
 
 def game_info(game: str) -> GameInfo:
     if game == "debertz":
         from cardsim.debertz.rules import DebertzRules
 
-        return GameInfo("debertz", DebertzRules, "deal", "game")
+        return GameInfo("debertz", DebertzRules)
     if game == "barbu":
         from cardsim.barbu.rules import BarbuRules
 
-        return GameInfo("barbu", BarbuRules, "deal", "match")
+        return GameInfo("barbu", BarbuRules)
     raise InvalidConfigError(f"unknown game {game!r}; games: debertz, barbu")
 
 
@@ -80,5 +76,3 @@ def play_module(game: str):
         from agents.barbu import play_nb
     return play_nb
 
-
-Summarizer = Callable[..., dict]
