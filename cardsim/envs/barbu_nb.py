@@ -40,13 +40,6 @@ def legal_row(st, R, out):
     fill_legal(base, bits, out)
 
 
-@njit(cache=True)
-def is_legal(st, R, action):
-    base, bits = legal_mask(st, R)
-    k = action - base
-    return 0 <= k < 63 and ((bits >> k) & 1) == 1
-
-
 @njit(cache=True, inline="always")
 def add_deal_rewards(st, R, rewards):
     """Each seat gets its deal score (B7.3) of the deal that just ended."""
