@@ -359,18 +359,24 @@ def legal_mask(st, R):
     return 0, 0
 
 
-@njit(cache=True)
-def legal_array(st, R, out):
-    """Fill ``out`` (NUM_ACTIONS entries, e.g. uint8) with 1 for legal actions, else 0."""
+@njit(cache=True, inline="always")
+def fill_legal(base, bits, out):
+    """Fill ``out`` (NUM_ACTIONS entries) from a ``(base, bits)`` legal set: 1 legal, 0 not."""
     for a in range(out.shape[0]):
         out[a] = 0
-    base, bits = legal_mask(st, R)
     k = 0
     while bits != 0:
         if bits & 1:
             out[base + k] = 1
         bits >>= 1
         k += 1
+
+
+@njit(cache=True)
+def legal_array(st, R, out):
+    """Fill ``out`` (NUM_ACTIONS entries, e.g. uint8) with 1 for legal actions, else 0."""
+    base, bits = legal_mask(st, R)
+    fill_legal(base, bits, out)
 
 
 @njit(cache=True)

@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim.barbu import layout as L
-from cardsim.barbu.engine_nb import init_game, legal_mask, next_deal, step
+from cardsim.barbu.engine_nb import (fill_legal, init_game, legal_array, legal_mask,
+                                     next_deal, step)
 from cardsim.barbu.observe_nb import OBS_SIZE, observe
 from cardsim.barbu.simulate_nb import random_action
 
@@ -19,25 +20,6 @@ from cardsim.jit import NO_REFCOUNT  # noqa: E402
 
 LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
 NUM_ACTIONS = 80
-
-
-@njit(cache=True, inline="always")
-def fill_legal(base, bits, out):
-    for a in range(NUM_ACTIONS):
-        out[a] = 0
-    k = 0
-    while bits != 0:
-        if bits & 1:
-            out[base + k] = 1
-        bits >>= 1
-        k += 1
-
-
-@njit(cache=True)
-def legal_row(st, R, out):
-    """out[a] = True for the legal actions of the seat to act (NUM_ACTIONS booleans)."""
-    base, bits = legal_mask(st, R)
-    fill_legal(base, bits, out)
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +68,7 @@ def apply_and_advance(st, R, action, learners, external, rng, whole_game, reward
         seat = st[L.TURN]
         if (learners >> seat) & 1 or (external >> seat) & 1:
             observe(st, R, seat, obs)
-            legal_row(st, R, legal)
+            legal_array(st, R, legal)
             return LEARNER if (learners >> seat) & 1 else EXTERNAL
         base, bits = legal_mask(st, R)
         step(st, R, random_action(base, bits, rng, 0))
