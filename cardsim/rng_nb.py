@@ -87,3 +87,11 @@ def random_bit(mask, rng, i):
     """A uniformly random set bit of ``mask`` (> 0) from generator ``rng[i]``: the random
     policy's choice among legal actions."""
     return nth_bit(mask, below(rng, i, popcount(mask)))
+
+
+@njit(cache=True, inline="always")
+def random_bit_scalar(mask, state):
+    """``random_bit`` for a generator held in a local: returns (new state, bit index). The
+    same state gives the same choice as ``random_bit``."""
+    state, k = below_scalar(state, popcount(mask))
+    return state, nth_bit(mask, k)

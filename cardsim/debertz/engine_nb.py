@@ -14,8 +14,9 @@ from cardsim.debertz import actions as A
 from cardsim.jit import NO_REFCOUNT
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import KIND_DEBERTZ, key_kind, meld_summary
-from cardsim.debertz.tables import (LAST_TRICK_BONUS, PLAIN_POINTS_BYTE, PLAIN_STRENGTH,
-                                    TRUMP_HIGHER, TRUMP_POINTS_BYTE, TRUMP_STRENGTH)
+from cardsim.debertz.tables import (CARD_POINTS, CARD_STRENGTH, LAST_TRICK_BONUS,
+                                    PLAIN_POINTS_BYTE, PLAIN_STRENGTH, TRUMP_POINTS_BYTE,
+                                    TRUMP_STRENGTH, TRUMPS_BEATING)
 
 SEVENS = (1 << 0) | (1 << 8) | (1 << 16) | (1 << 24)  # the four sevens (rank 0 of each suit)
 CARD_MASK_BITS = (1 << 32) - 1
@@ -35,6 +36,14 @@ def side_of(seat, teams):
     if teams:
         return seat % 2
     return seat
+
+
+@njit(cache=True, inline="always")
+def seat_after(seat, k, n):
+    """(seat + k) % n for 0 <= seat < n and 0 <= k <= n, without a division (n is a run-time
+    value, so ``%`` would be a slow integer division on every call)."""
+    s = seat + k
+    return s - n if s >= n else s
 
 
 @njit(cache=True, inline="always")
@@ -66,6 +75,12 @@ def card_rank_value(card, led, trump):
     if s == led:
         return PLAIN_STRENGTH[r]
     return -1
+
+
+@njit(cache=True, inline="always")
+def card_strength(card, trump):
+    """Strength of a card of the led suit or of trumps (tables.CARD_STRENGTH)."""
+    return CARD_STRENGTH[((card >> 3) == trump) * 8 + (card & 7)]
 
 
 @njit(cache=True, inline="always")
@@ -149,6 +164,8 @@ def clear_deal(st):
     st[L.BELLA_SEAT] = -1
     st[L.WINNER] = -1
     st[L.NEXT_DEALER] = -1
+    st[L.TRICK_TOP] = -1
+    st[L.TRICK_BEST] = -1
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -175,7 +192,7 @@ def deal_current_deck(st, R):
             end_void(st, R, st[L.DEALER])
             return
     st[L.PHASE] = L.PH_BID1
-    st[L.TURN] = (st[L.DEALER] + 1) % n
+    st[L.TURN] = seat_after(st[L.DEALER], 1, n)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -199,41 +216,34 @@ def next_deal(st, R):
 # legal actions
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
+def legal_in_trick(hand, seat, led, trump, top, best, partner_exemption, overtrump_on_ruff):
+    """Mask of the cards ``seat`` may play from ``hand`` into a started trick (D8): ``led`` is
+    its suit, ``top`` the seat winning it so far with a card of strength ``best``
+    (tables.CARD_STRENGTH)."""
+    follow = hand & (0xFF << (led * 8))
+    trumps = hand & (0xFF << (trump * 8))
+    higher = TRUMPS_BEATING[best] << (trump * 8)  # every trump while no trump is in the trick
+    over_follow = follow & higher  # non-empty only on a trump lead: D8.3, overtrump if able
+    when_following = over_follow if over_follow != 0 else follow  # D8.1
+    over_ruff = trumps & higher & -overtrump_on_ruff  # D8.4
+    when_ruffing = over_ruff if over_ruff != 0 else trumps  # D8.2
+    free = (trumps == 0) | (partner_exemption & (((top ^ seat) & 1) == 0))  # D8.6, D8.5
+    when_void = hand if free else when_ruffing
+    return when_following if follow != 0 else when_void
+
+
+@njit(cache=True, inline="always")
 def legal_cards(hand, seat, c0, c1, c2, n_in_trick, leader, trump, partner_exemption,
                 overtrump_on_ruff):
     """Mask of the cards ``seat`` may play from ``hand`` into a trick holding n_in_trick
-    cards c0, c1, c2 led by ``leader`` (D8)."""
+    cards c0, c1, c2 led by ``leader`` (D8; four players when partner_exemption is set)."""
     if n_in_trick == 0:
         return hand
     led = c0 >> 3
-    follow = hand & (0xFF << (led * 8))
-    # the highest trump in the trick so far: its rank, -1 if none
-    best_trump_rank = -1
-    best_strength = -1
-    for k in range(n_in_trick):
-        c = c0 if k == 0 else (c1 if k == 1 else c2)
-        if (c >> 3) == trump and TRUMP_STRENGTH[c & 7] > best_strength:
-            best_strength = TRUMP_STRENGTH[c & 7]
-            best_trump_rank = c & 7
-    if follow != 0:
-        if led == trump:  # D8.3: overtrump on a trump lead if able
-            higher = follow & (TRUMP_HIGHER[best_trump_rank] << (trump * 8))
-            if higher != 0:
-                return higher
-        return follow  # D8.1
-    trumps = hand & (0xFF << (trump * 8))
-    if trumps == 0:
-        return hand  # D8.6
-    if partner_exemption:
-        # D8.5: the partner wins the trick (a plain lead here, since we cannot follow)
-        winner_seat = (leader + winning_index(c0, c1, c2, 0, n_in_trick, trump)) % 4
-        if winner_seat != seat and (winner_seat - seat) % 2 == 0:
-            return hand
-    if overtrump_on_ruff and best_trump_rank >= 0:  # D8.4
-        higher = trumps & (TRUMP_HIGHER[best_trump_rank] << (trump * 8))
-        if higher != 0:
-            return higher
-    return trumps  # D8.2
+    k = winning_index(c0, c1, c2, 0, n_in_trick, trump)
+    c = c0 if k == 0 else (c1 if k == 1 else c2)
+    return legal_in_trick(hand, seat, led, trump, (leader + k) % 4, card_strength(c, trump),
+                          partner_exemption, overtrump_on_ruff)
 
 
 @njit(cache=True, inline="always")
@@ -241,10 +251,13 @@ def legal_mask(st, R):
     """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
-        seat = st[L.TURN]
-        return legal_cards(st[L.HANDS + seat], seat, st[L.TRICK], st[L.TRICK + 1],
-                           st[L.TRICK + 2], st[L.TRICK_LEN], st[L.LEADER], st[L.TRUMP],
-                           R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION], R[L.R_OVERTRUMP_ON_RUFF])
+        seat = st[L.TURN] & 3
+        hand = st[L.HANDS + seat]
+        if st[L.TRICK_LEN] == 0:
+            return hand
+        return legal_in_trick(hand, seat, st[L.TRICK] >> 3, st[L.TRUMP], st[L.TRICK_TOP],
+                              st[L.TRICK_BEST] & 31, R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION],
+                              R[L.R_OVERTRUMP_ON_RUFF])
     if ph == L.PH_BID1:
         return (1 << A.PASS) | (1 << A.PLAY)
     if ph == L.PH_BID2:
@@ -296,13 +309,13 @@ def bid(st, R, action):
     elif action != A.PASS:
         finish_bidding(st, R, seat, action - A.NAME_SUIT)
     elif seat != st[L.DEALER]:
-        st[L.TURN] = (seat + 1) % n
+        st[L.TURN] = seat_after(seat, 1, n)
     elif st[L.PHASE] == L.PH_BID1:
         st[L.PHASE] = L.PH_BID2
-        st[L.TURN] = (seat + 1) % n
+        st[L.TURN] = seat_after(seat, 1, n)
     else:  # everybody passed twice without an obligation: void, next dealer (D4, D10)
         st[L.VOID] = L.VOID_ALL_PASSED
-        end_void(st, R, (st[L.DEALER] + 1) % n)
+        end_void(st, R, seat_after(st[L.DEALER], 1, n))
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -319,7 +332,7 @@ def finish_bidding(st, R, bidder, trump):
         receiver = dealer if R[L.R_TURNUP_TO_DEALER] else bidder
         st[L.TURNUP_RECEIVER] = receiver
     for k in range(1, n + 1):
-        seat = (dealer + k) % n
+        seat = seat_after(dealer, k, n)
         if n < 4:
             count = 3
         elif seat == receiver:
@@ -359,7 +372,7 @@ def start_play(st, R):
     best_key = 0
     winner = -1
     for k in range(1, n + 1):  # in order from the dealer: the earlier wins a full tie (D6.2)
-        seat = (dealer + k) % n
+        seat = seat_after(dealer, k, n)
         hand = st[L.HANDS + seat]
         st[L.PLAY_HANDS + seat] = hand
         key, pts, kind = meld_summary(hand, trump, R[L.R_DEBERTZ_TRUMP_ONLY],
@@ -382,24 +395,20 @@ def start_play(st, R):
         st[L.NEXT_DEALER] = -1
         st[L.PHASE] = L.PH_GAME_OVER
         return
-    lead = (dealer + 1) % n if R[L.R_LEAD_AFTER_DEALER] else st[L.BIDDER]  # D8
+    lead = seat_after(dealer, 1, n) if R[L.R_LEAD_AFTER_DEALER] else st[L.BIDDER]  # D8
     st[L.LEADER] = lead
     st[L.TURN] = lead
     st[L.PHASE] = L.PH_PLAY
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def show_voids(st, R, seat, card, trump):
+def show_voids(st, R, seat, card, trump, led):
     """D8: a seat that does not follow shows it lacks the led suit; if it also does not trump
     when it had to (no partner exemption in force), it shows it lacks trumps too."""
-    led = st[L.TRICK] >> 3
     st[L.VOIDS + seat] |= 1 << led
     if (card >> 3) != trump and led != trump:
-        if R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION]:
-            k = winning_index(st[L.TRICK], st[L.TRICK + 1], st[L.TRICK + 2], 0,
-                              st[L.TRICK_LEN], trump)
-            if ((st[L.LEADER] + k) % 4 - seat) % 2 == 0:
-                return  # D8.5: the partner wins, so not trumping shows nothing
+        if R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION] and ((st[L.TRICK_TOP] ^ seat) & 1) == 0:
+            return  # D8.5: the partner wins, so not trumping shows nothing
         st[L.VOIDS + seat] |= 1 << trump
 
 
@@ -407,37 +416,53 @@ def show_voids(st, R, seat, card, trump):
 def play_card(st, R, card):
     """D7, D8: the seat to act plays ``card``; completes tricks and the round."""
     n = R[L.R_PLAYERS]
-    seat = st[L.TURN]
+    seat = st[L.TURN] & 3
     bit = 1 << card
     trump = st[L.TRUMP]
-    if st[L.TRICK_LEN] > 0 and (card >> 3) != (st[L.TRICK] >> 3):
-        show_voids(st, R, seat, card, trump)
+    suit = card >> 3
+    k = st[L.TRICK_LEN] & 3
+    first = st[L.TRICK]
+    led = suit if k == 0 else first >> 3
+    off = suit != led
+    pe = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
+    top = st[L.TRICK_TOP]
+    best = st[L.TRICK_BEST]
+    partner_top = pe & (((top ^ seat) & 1) == 0)
+    no_trumps = off & (suit != trump) & (led != trump) & (partner_top == 0)
+    st[L.VOIDS + seat] |= (off << led) | (no_trumps << trump)
     st[L.HANDS + seat] &= ~bit
     st[L.PLAYED] |= bit
-    st[L.TRICK + st[L.TRICK_LEN]] = card
-    st[L.TRICK_LEN] += 1
-    st[L.PLAYS + st[L.N_PLAYS]] = seat * 32 + card
-    st[L.N_PLAYS] += 1
-    if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and (card >> 3) == trump:
+    st[L.TRICK + k] = card
+    st[L.TRICK_LEN] = k + 1
+    n_plays = st[L.N_PLAYS] & 31
+    st[L.PLAYS + n_plays] = seat * 32 + card
+    st[L.N_PLAYS] = n_plays + 1
+    table = (suit == trump) * 8 + (card & 7)
+    value = CARD_STRENGTH[table]
+    strength = value if (suit == trump) | (suit == led) else -1
+    st[L.TRICK_TOP] = seat if strength > best else top
+    st[L.TRICK_BEST] = max(strength, best)
+    st[L.TRICK_POINTS] += CARD_POINTS[table]
+    if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and suit == trump:
         r = card & 7
         if r == 5 or r == 6:  # D7: announced with the first (or only the second) of K, Q
             other = 1 << (trump * 8 + (11 - r))
             if R[L.R_BELLA_ANY_CARD] or (st[L.HANDS + seat] & other) == 0:
                 st[L.BELLA_SHOWN] = 1
-    if st[L.TRICK_LEN] < n:
-        st[L.TURN] = (seat + 1) % n
+    if k + 1 < n:
+        st[L.TURN] = seat_after(seat, 1, n)
         return
     # the trick is complete (D8 last item)
-    w = (st[L.LEADER] + winning_index(st[L.TRICK], st[L.TRICK + 1], st[L.TRICK + 2],
-                                      st[L.TRICK + 3], n, trump)) % n
-    tmask = 0
-    for k in range(n):
-        tmask |= 1 << st[L.TRICK + k]
-    st[L.WON_POINTS + w] += mask_points(tmask, trump)
+    w = st[L.TRICK_TOP] & 3
+    st[L.WON_POINTS + w] += st[L.TRICK_POINTS]
     st[L.TRICKS_WON + w] += 1
-    st[L.TRICK_WINNERS + st[L.TRICK_NO]] = w
-    st[L.TRICK_NO] += 1
+    t = st[L.TRICK_NO] & 15
+    st[L.TRICK_WINNERS + t] = w
+    st[L.TRICK_NO] = t + 1
     st[L.TRICK_LEN] = 0
+    st[L.TRICK_TOP] = -1
+    st[L.TRICK_BEST] = -1
+    st[L.TRICK_POINTS] = 0
     st[L.LEADER] = w
     st[L.TURN] = w
     if st[L.TRICK_NO] == tricks_per_round(n):
@@ -565,7 +590,7 @@ def choose_next_dealer(st, R):
     """D10: clockwise, or the side with the unique most recorded points (its member first in
     order from the dealer in team play); ties fall back to clockwise."""
     n = R[L.R_PLAYERS]
-    clockwise = (st[L.DEALER] + 1) % n
+    clockwise = seat_after(st[L.DEALER], 1, n)
     if not R[L.R_ROTATE_TO_WINNER]:
         return clockwise
     best = 0
@@ -582,7 +607,7 @@ def choose_next_dealer(st, R):
     if count != 1:
         return clockwise
     for j in range(1, n + 1):
-        seat = (st[L.DEALER] + j) % n
+        seat = seat_after(st[L.DEALER], j, n)
         if side_of(seat, R[L.R_TEAMS]) == best_side:
             return seat
     return clockwise

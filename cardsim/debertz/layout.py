@@ -39,6 +39,9 @@ FIELDS = (
     ("trick_no", 1, "number of tricks completed"),
     ("trick_len", 1, "number of cards in the current trick"),
     ("trick", 4, "cards of the current trick in play order"),
+    ("trick_top", 1, "seat whose card wins the current trick so far, -1 before its lead"),
+    ("trick_best", 1, "strength of that card (tables.CARD_STRENGTH: trumps 16+), -1 before"),
+    ("trick_points", 1, "card points (D2) of the current trick's cards so far"),
     ("won_points", 4, "per seat: card points of the tricks it took (no last-trick bonus)"),
     ("tricks_won", 4, "per seat: number of tricks taken"),
     ("n_plays", 1, "number of cards played in this deal"),
@@ -94,6 +97,9 @@ LEADER = OFFSETS["leader"][0]
 TRICK_NO = OFFSETS["trick_no"][0]
 TRICK_LEN = OFFSETS["trick_len"][0]
 TRICK = OFFSETS["trick"][0]
+TRICK_TOP = OFFSETS["trick_top"][0]
+TRICK_BEST = OFFSETS["trick_best"][0]
+TRICK_POINTS = OFFSETS["trick_points"][0]
 WON_POINTS = OFFSETS["won_points"][0]
 TRICKS_WON = OFFSETS["tricks_won"][0]
 N_PLAYS = OFFSETS["n_plays"][0]

@@ -73,24 +73,34 @@ def record_deal_stats(st, R, stats):
 
 
 @njit(cache=True, inline="always")
-def play_random_until_deal_end(st, R, rng, i):
-    """Random legal decisions until the current deal ends; returns the decisions taken."""
+def play_random_deal(st, R, state):
+    """Random legal decisions until the current deal ends, from generator ``state`` held in a
+    local (no memory traffic per decision). Returns (new state, decisions taken)."""
     taken = 0
     while st[L.PHASE] < L.PH_DEAL_END:
-        step(st, R, random_action(legal_mask(st, R), rng, i))
+        state, action = rng_nb.random_bit_scalar(legal_mask(st, R), state)
+        step(st, R, action)
         taken += 1
+    return state, taken
+
+
+@njit(cache=True, inline="always")
+def play_random_until_deal_end(st, R, rng, i):
+    """``play_random_deal`` with generator ``rng[i]``; returns the decisions taken."""
+    rng[i], taken = play_random_deal(st, R, rng[i])
     return taken
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_block(st, R, rng, row, seed, first_game, lo, hi, whole_games):
+def play_block(st, R, row, seed, first_game, lo, hi, whole_games):
     """Items lo..hi-1 of a run: fresh games, each one deal or played to its end."""
     for item in range(lo, hi):
         game = first_game + item
-        rng[0] = rng_nb.stream(seed, game, POLICY_KEY)
+        state = rng_nb.stream(seed, game, POLICY_KEY)
         init_game(st, R, seed, game)
         while True:
-            row[S_DECISIONS] += play_random_until_deal_end(st, R, rng, 0)
+            state, taken = play_random_deal(st, R, state)
+            row[S_DECISIONS] += taken
             record_deal_stats(st, R, row)
             if st[L.PHASE] == L.PH_GAME_OVER or not whole_games:
                 break
@@ -106,11 +116,14 @@ def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
     stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
     per_block = (n_items + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        rng = np.zeros(1, dtype=np.uint64)
+        # Each block writes only its own state row and statistics row, both padded so that
+        # no two threads ever write one cache line.
+        st = np.zeros(L.STATE_WIDTH + 16, dtype=np.int64)[8:8 + L.STATE_WIDTH]
+        row = np.zeros(NUM_STATS + 16, dtype=np.int64)
         lo = b * per_block
         hi = min(n_items, lo + per_block)
-        play_block(st, R, rng, stats[b], seed, first_game, lo, hi, whole_games)
+        play_block(st, R, row[8:8 + NUM_STATS], seed, first_game, lo, hi, whole_games)
+        stats[b] = row[8:8 + NUM_STATS]
     return stats.sum(axis=0)
 
 

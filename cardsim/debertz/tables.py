@@ -26,3 +26,12 @@ TRUMP_HIGHER = np.array([sum(1 << q for q in range(8) if TRUMP_STRENGTH[q] > TRU
                          for r in range(8)], dtype=np.int64)
 PLAIN_HIGHER = np.array([sum(1 << q for q in range(8) if PLAIN_STRENGTH[q] > PLAIN_STRENGTH[r])
                          for r in range(8)], dtype=np.int64)
+
+# A played card's strength and points by ``is_trump * 8 + rank``: plain ranks 0-7, trumps
+# 16-23, so any trump beats any card of the led suit (D8). A card of neither suit is -1.
+CARD_STRENGTH = np.concatenate([PLAIN_STRENGTH, 16 + TRUMP_STRENGTH])
+CARD_POINTS = np.concatenate([PLAIN_POINTS, TRUMP_POINTS])
+# Trump ranks (8-bit set) that beat a trick whose best card has strength b (-1 < b < 24):
+# every trump while the best card is not a trump.
+TRUMPS_BEATING = np.array([0xFF] * 16 + [int(TRUMP_HIGHER[list(TRUMP_STRENGTH).index(v)])
+                                          for v in range(8)], dtype=np.int64)

@@ -41,12 +41,29 @@ def check_partition(st, n):
     assert union == FULL
 
 
+def check_trick_summary(st, n):
+    """The engine's running trick summary (winning seat, its card's strength, points so far)
+    agrees with the trick's cards (D2, D8)."""
+    k = int(st[L.TRICK_LEN])
+    if k == 0:
+        assert st[L.TRICK_TOP] == -1 and st[L.TRICK_BEST] == -1 and st[L.TRICK_POINTS] == 0
+        return
+    cards = [int(c) for c in st[L.TRICK:L.TRICK + k]] + [0] * (4 - k)
+    trump = int(st[L.TRUMP])
+    w = E.winning_index(cards[0], cards[1], cards[2], cards[3], k, trump)
+    assert st[L.TRICK_TOP] == (int(st[L.LEADER]) + w) % n
+    assert st[L.TRICK_BEST] == E.card_strength(cards[w], trump)
+    assert st[L.TRICK_POINTS] == E.mask_points(sum(1 << c for c in cards[:k]), trump)
+
+
 def check_deal(game, rng):
     """Play the current deal at random, checking the invariants at every decision."""
     st = game.state[0]
     n = game.rules.players
     while st[L.PHASE] < L.PH_DEAL_END:
         check_partition(st, n)
+        if st[L.PHASE] == L.PH_PLAY:
+            check_trick_summary(st, n)
         legal = game.legal_actions()
         assert legal, "the legal set is empty for the player to act"
         if st[L.PHASE] == L.PH_PLAY and st[L.TRICK_LEN] == 0:
