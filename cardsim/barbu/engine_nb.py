@@ -14,6 +14,9 @@ no choice is skipped. Then the redouble round (B6.2) asks, in the same speaker a
 order, only about doublers who spoke after the speaker. The choices are NO_DOUBLE / DOUBLE,
 NO_DOUBLE / REDOUBLE (towards a seat that doubled the speaker), or DOUBLE alone when B6.3
 forces it.
+
+Seats wrap round the table with ``& 3``: seat arithmetic here is never negative, and for
+non-negative numbers ``x & 3 == x % 4`` without Python's sign correction.
 """
 
 import numpy as np
@@ -23,6 +26,7 @@ from cardsim import rng_nb
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.bits_nb import popcount
+from cardsim.jit import NO_REFCOUNT
 
 SUIT_BITS = (1 << 13) - 1
 HEARTS = SUIT_BITS << 13
@@ -37,7 +41,7 @@ GAME_STREAM_KEY = 1 << 40                           # stream key of match-level 
 # ---------------------------------------------------------------------------------------------
 # starting matches and deals (B2, B3)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def init_game(st, R, seed, game_id):
     """Reset ``st`` to the start of match ``game_id`` and deal its first deal."""
     st[:] = 0
@@ -49,7 +53,7 @@ def init_game(st, R, seed, game_id):
     start_deal(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def first_declarer_of(R, seed, game_id):
     """B2: the rule's seat, or a draw from the match's own seeded stream."""
     if R[L.R_FIRST_DECLARER] >= 0:
@@ -58,14 +62,14 @@ def first_declarer_of(R, seed, game_id):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def start_deal(st, R):
     """Declarer, dealer and (at a declarer's first deal) the doubles owed for deal ``deal_no``,
     then deal the cards from the seeded generator."""
     d = st[L.DEAL_NO]
-    decl = (st[L.FIRST_DECLARER] + d // L.DEALS_PER_DECLARER) % 4
+    decl = (st[L.FIRST_DECLARER] + d // L.DEALS_PER_DECLARER) & 3
     st[L.DECLARER] = decl
-    st[L.DEALER] = (decl + 3) % 4  # B2: the dealer sits before the declarer
+    st[L.DEALER] = (decl + 3) & 3  # B2: the dealer sits before the declarer
     if d % L.DEALS_PER_DECLARER == 0:  # B6.3: two doubles of the new declarer from each other
         for s in range(4):
             st[L.OWED + s] = 0 if s == decl else 2
@@ -73,7 +77,7 @@ def start_deal(st, R):
     begin_deal(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def deal_from_seed(st):
     """Deal 13 cards each (B2) from (seed, match, deal number) alone.
 
@@ -110,7 +114,7 @@ def deal_from_seed(st):
         st[L.DEALT + s] = m
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def begin_deal(st, R):
     """Clear the per-deal fields (dealt hands, scores and owed doubles are already set) and
     wait for the declarer's contract (B3.2)."""
@@ -148,14 +152,14 @@ def begin_deal(st, R):
     st[L.TURN] = st[L.DECLARER]
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def next_deal(st, R):
     """Start the next deal of a match whose last deal has ended (phase PH_DEAL_END)."""
     st[L.DEAL_NO] += 1
     start_deal(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def init_from_deal(st, R, seed, game_id, deal_no, declarer, hands, scores, owed, declarer_left):
     """A match row at the start of deal ``deal_no`` with given cards (``hands``: 4 card masks),
     match totals, doubles owed to the declarer and the declarer's contracts left (a mask).
@@ -167,9 +171,9 @@ def init_from_deal(st, R, seed, game_id, deal_no, declarer, hands, scores, owed,
     st[L.GAME_ID] = game_id
     st[L.DEAL_NO] = deal_no
     block = deal_no // L.DEALS_PER_DECLARER
-    st[L.FIRST_DECLARER] = (declarer - block + 4) % 4
+    st[L.FIRST_DECLARER] = (declarer - block + 4) & 3
     for b in range(4):
-        seat = (st[L.FIRST_DECLARER] + b) % 4
+        seat = (st[L.FIRST_DECLARER] + b) & 3
         if b < block:
             st[L.CONTRACTS_LEFT + seat] = 0
         elif b > block:
@@ -177,7 +181,7 @@ def init_from_deal(st, R, seed, game_id, deal_no, declarer, hands, scores, owed,
         else:
             st[L.CONTRACTS_LEFT + seat] = declarer_left
     st[L.DECLARER] = declarer
-    st[L.DEALER] = (declarer + 3) % 4
+    st[L.DEALER] = (declarer + 3) & 3
     k = 0
     for s in range(4):
         st[L.SCORES + s] = scores[s]
@@ -190,7 +194,7 @@ def init_from_deal(st, R, seed, game_id, deal_no, declarer, hands, scores, owed,
     begin_deal(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def copy_state(src, dst):
     """Copy one match state row into another (search agents branch this way)."""
     for k in range(src.shape[0]):
@@ -203,7 +207,7 @@ def copy_state(src, dst):
 @njit(cache=True, inline="always")
 def speaking_position(st, seat):
     """Position of a seat in the doubling order: 0 = declarer's left ... 3 = declarer (B6.1)."""
-    return (seat - st[L.DECLARER] + 3) % 4
+    return (seat - st[L.DECLARER] + 3) & 3
 
 
 @njit(cache=True, inline="always")
@@ -226,12 +230,12 @@ def has_choice(st, rnd, speaker, target):
 
 @njit(cache=True, inline="always")
 def dbl_speaker_seat(st):
-    return (st[L.DECLARER] + 1 + st[L.DBL_SPEAKER]) % 4
+    return (st[L.DECLARER] + 1 + st[L.DBL_SPEAKER]) & 3
 
 
 @njit(cache=True, inline="always")
 def dbl_target_seat(st):
-    return (dbl_speaker_seat(st) + 1 + st[L.DBL_TARGET]) % 4
+    return (dbl_speaker_seat(st) + 1 + st[L.DBL_TARGET]) & 3
 
 
 @njit(cache=True, inline="always")
@@ -254,9 +258,9 @@ def seek_doubling(st, R):
     decl = st[L.DECLARER]
     while rnd <= 2:
         while p < 4:
-            speaker = (decl + 1 + p) % 4
+            speaker = (decl + 1 + p) & 3
             while t < 3:
-                target = (speaker + 1 + t) % 4
+                target = (speaker + 1 + t) & 3
                 if has_choice(st, rnd, speaker, target):
                     st[L.DBL_ROUND] = rnd
                     st[L.DBL_SPEAKER] = p
@@ -310,24 +314,23 @@ def legal_cards(st, R):
         return hand
     led = st[L.TRICK] // 13
     follow = hand & (SUIT_BITS << (13 * led))
-    if follow != 0:
-        if c == A.TRUMPS and led == st[L.TRUMP] and R[L.R_TRUMPS_MUST_OVERTRUMP]:
-            best = st[L.TRICK]  # B4: on a trump lead, beat the highest trump so far if able
-            for k in range(1, st[L.TRICK_LEN]):
-                x = st[L.TRICK + k]
-                if x // 13 == led and x > best:
-                    best = x
-            higher = follow & ~((2 << best) - 1)
-            if higher != 0:
-                return higher
-        return follow
-    if c == A.NO_KING and R[L.R_KING_MUST_DISCARD] and (hand & KING_HEARTS) != 0:
-        return KING_HEARTS  # B4 king_must_discard
-    if c == A.TRUMPS and R[L.R_TRUMPS_MUST_RUFF]:
+    # Both answers are worked out and one is selected: whether the hand can follow is random,
+    # so a branch on it would often be mispredicted; the contract tests are predictable.
+    when_following = follow
+    if c == A.TRUMPS and led == st[L.TRUMP] and R[L.R_TRUMPS_MUST_OVERTRUMP]:
+        best = st[L.TRICK]  # B4: on a trump lead, beat the highest trump so far if able
+        for k in range(1, st[L.TRICK_LEN]):
+            x = st[L.TRICK + k]
+            best = x if (x // 13 == led) & (x > best) else best
+        higher = follow & ~((2 << best) - 1)
+        when_following = higher if higher != 0 else follow
+    when_void = hand
+    if c == A.NO_KING and R[L.R_KING_MUST_DISCARD]:
+        when_void = KING_HEARTS if (hand & KING_HEARTS) != 0 else hand  # B4 king_must_discard
+    elif c == A.TRUMPS and R[L.R_TRUMPS_MUST_RUFF]:
         trumps = hand & (SUIT_BITS << (13 * st[L.TRUMP]))  # B4: ruff if able
-        if trumps != 0:
-            return trumps
-    return hand
+        when_void = trumps if trumps != 0 else hand
+    return when_following if follow != 0 else when_void
 
 
 @njit(cache=True, inline="always")
@@ -372,14 +375,14 @@ def fill_legal(base, bits, out):
         k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def legal_array(st, R, out):
     """Fill ``out`` (NUM_ACTIONS entries, e.g. uint8) with 1 for legal actions, else 0."""
     base, bits = legal_mask(st, R)
     fill_legal(base, bits, out)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def is_legal(st, R, action):
     base, bits = legal_mask(st, R)
     k = action - base
@@ -438,17 +441,19 @@ def log_play(st, seat, action):
 @njit(cache=True, inline="always")
 def trick_winner_index(st):
     """Position in the trick of the winning card: the highest trump (Trumps), else the
-    highest card of the led suit (B4)."""
+    highest card of the led suit (B4). Written with selects: the cards come at random, so
+    branches on them would be mispredicted."""
     trump = st[L.TRUMP]  # -1 outside Trumps
     best = st[L.TRICK]
+    best_suit = best // 13
     best_k = 0
     for k in range(1, 4):
         c = st[L.TRICK + k]
-        cs = c // 13
-        bs = best // 13
-        if (cs == bs and c > best) or (cs != bs and cs == trump):
-            best = c
-            best_k = k
+        suit = c // 13
+        better = ((suit == best_suit) & (c > best)) | ((suit != best_suit) & (suit == trump))
+        best = c if better else best
+        best_suit = suit if better else best_suit
+        best_k = k if better else best_k
     return best_k
 
 
@@ -464,9 +469,9 @@ def play_trick_card(st, R, card):
     st[L.TRICK_LEN] = k + 1
     log_play(st, seat, card)
     if k < 3:
-        st[L.TURN] = (seat + 1) % 4
+        st[L.TURN] = (seat + 1) & 3
         return
-    w = (st[L.LEADER] + trick_winner_index(st)) % 4
+    w = (st[L.LEADER] + trick_winner_index(st)) & 3
     tmask = (1 << st[L.TRICK]) | (1 << st[L.TRICK + 1]) | (1 << st[L.TRICK + 2]) | bit
     n = st[L.TRICK_NO]
     c = st[L.CONTRACT]
@@ -513,20 +518,14 @@ def play_domino(st, R, action):
         r = action % 13
         lo = st[L.ROW_LO + s]
         hi = st[L.ROW_HI + s]
-        if lo < 0:  # the starting-rank card opens the row
-            lo = r
-            hi = r
-        elif r < lo:
-            lo = r
-        else:
-            hi = r
+        opened = lo >= 0  # else the starting-rank card opens the row (selects, not branches)
+        lo = min(lo, r) if opened else r
+        hi = max(hi, r) if opened else r
         st[L.ROW_LO + s] = lo
         st[L.ROW_HI + s] = hi
-        m = 0
-        if lo > 0:
-            m |= 1 << (13 * s + lo - 1)
-        if hi < 12:
-            m |= 1 << (13 * s + hi + 1)
+        below = (1 << (13 * s + lo - 1)) if lo > 0 else 0
+        above = (1 << (13 * s + hi + 1)) if hi < 12 else 0
+        m = below | above
         st[L.PLAYABLE] = (st[L.PLAYABLE] & ~(SUIT_BITS << (13 * s))) | m
         if st[L.HANDS + seat] == 0:
             n_out = st[L.N_OUT]
@@ -541,9 +540,9 @@ def play_domino(st, R, action):
                     st[L.CONTRACT_SCORES + st[L.OUT_ORDER + j]] = DOMINO_POINTS[j]
                 finish_deal(st, R)
                 return
-    nxt = (seat + 1) % 4
+    nxt = (seat + 1) & 3
     while st[L.HANDS + nxt] == 0:  # B5: players who are out are skipped
-        nxt = (nxt + 1) % 4
+        nxt = (nxt + 1) & 3
     st[L.TURN] = nxt
 
 

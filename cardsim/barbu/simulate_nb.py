@@ -26,7 +26,8 @@ from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_of, init_game,
                                      legal_mask, next_deal, step)
-from cardsim.bits_nb import lowest_bit, nth_bit, popcount
+from cardsim.bits_nb import nth_bit, popcount
+from cardsim.jit import NO_REFCOUNT
 
 POLICY_KEY = 1 << 41
 HANDS_KEY = 1 << 42
@@ -52,31 +53,54 @@ NUM_STATS = 64
 
 
 @njit(cache=True, inline="always")
-def random_action(base, bits, rng, i):
-    """A uniformly random legal action from generator ``rng[i]`` (no draw when forced)."""
+def random_action_scalar(base, bits, state):
+    """A uniformly random legal action from generator ``state`` held in a local: returns
+    (new state, action). A forced action draws nothing: the state only advances when there is
+    a choice (a select, not a branch: forced actions come unpredictably; with one legal action
+    the draw is 0 anyway)."""
     n = popcount(bits)
-    if n == 1:
-        return base + lowest_bit(bits)
-    return base + nth_bit(bits, rng_nb.below(rng, i, n))
+    advanced, k = rng_nb.below_scalar(state, n)
+    return (advanced if n > 1 else state), base + nth_bit(bits, k)
 
 
-@njit(cache=True)
-def play_random_until_deal_end(st, R, rng, i):
-    """Random legal decisions until the current deal ends; returns the decisions taken."""
+@njit(cache=True, inline="always")
+def random_action(base, bits, rng, i):
+    """``random_action_scalar`` with generator ``rng[i]``."""
+    rng[i], action = random_action_scalar(base, bits, rng[i])
+    return action
+
+
+@njit(cache=True, inline="always")
+def play_random_deal(st, R, state):
+    """Random legal decisions until the current deal ends, from generator ``state`` held in a
+    local. Returns (new state, decisions taken)."""
     taken = 0
     while st[L.PHASE] < L.PH_DEAL_END:
         base, bits = legal_mask(st, R)
-        step(st, R, random_action(base, bits, rng, i))
+        state, action = random_action_scalar(base, bits, state)
+        step(st, R, action)
         taken += 1
+    return state, taken
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def play_random_until_deal_end(st, R, rng, i):
+    """``play_random_deal`` with generator ``rng[i]``; returns the decisions taken."""
+    rng[i], taken = play_random_deal(st, R, rng[i])
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def init_hand_item(st, R, seed, item):
     """Set ``st`` to the start of hands-mode item ``item`` (see the module doc string)."""
     match = item // L.DEALS_PER_MATCH
     d = item % L.DEALS_PER_MATCH
-    st[:] = 0
+    # every field is set below, by deal_from_seed or by begin_deal, except these match-level
+    # ones (the logs past their counts are never read)
+    for s in range(4):
+        st[L.SCORES + s] = 0
+    st[L.MATCH_OVER] = 0
+    st[L.WINNERS] = 0
     st[L.SEED] = seed
     st[L.GAME_ID] = match
     st[L.DEAL_NO] = d
@@ -84,19 +108,19 @@ def init_hand_item(st, R, seed, item):
     st[L.FIRST_DECLARER] = first
     block = d // L.DEALS_PER_DECLARER
     j = d % L.DEALS_PER_DECLARER  # deals this declarer has already played
-    decl = (first + block) % 4
+    decl = (first + block) & 3
     st[L.DECLARER] = decl
-    st[L.DEALER] = (decl + 3) % 4
+    st[L.DEALER] = (decl + 3) & 3
     h = rng_nb.stream(seed, match, HANDS_KEY + d)
     left = A.ALL_CONTRACTS
     for k in range(j):  # a uniformly random set of j contracts already played
         h, r = rng_nb.below_scalar(h, A.NUM_CONTRACTS - k)
         left &= ~(1 << nth_bit(left, r))
     for b in range(4):
-        seat = (first + b) % 4
+        seat = (first + b) & 3
         st[L.CONTRACTS_LEFT + seat] = 0 if b < block else (left if b == block else A.ALL_CONTRACTS)
     for o in range(1, 4):
-        seat = (decl + o) % 4
+        seat = (decl + o) & 3
         owed = 2
         for k in range(j):
             if owed >= L.DEALS_PER_DECLARER - k:
@@ -110,7 +134,7 @@ def init_hand_item(st, R, seed, item):
     begin_deal(st, R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def record_deal_stats(st, stats, whole_matches):
     """Add the deal that just ended in ``st`` to a statistics row (and the match, when whole
     matches are played: a hands-mode deal 27 ends no real match)."""
@@ -154,7 +178,7 @@ def record_deal_stats(st, stats, whole_matches):
             stats[S_BAD] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def policy_stream(seed, item, whole_matches):
     """The random policy's generator for item ``item`` (module doc string)."""
     if whole_matches:
@@ -163,25 +187,21 @@ def policy_stream(seed, item, whole_matches):
                          POLICY_KEY + 1 + item % L.DEALS_PER_MATCH)
 
 
-# ``_nrt=False`` compiles the block loop without numba's reference counting: it allocates
+# NO_REFCOUNT compiles the block loop without numba's reference counting: it allocates
 # nothing, and otherwise every inlined engine call pays atomic reference-count updates on the
 # state row and the shared rules array (which also makes threads fight over one cache line).
-@njit(cache=True, _nrt=False)
-def play_block(st, R, rng, row, seed, first_game, lo, hi, whole_matches):
+@njit(cache=True, **NO_REFCOUNT)
+def play_block(st, R, row, seed, first_game, lo, hi, whole_matches):
     """Items first_game + lo .. first_game + hi - 1 of a run, statistics added to ``row``."""
     for k in range(lo, hi):
         item = first_game + k
-        rng[0] = policy_stream(seed, item, whole_matches)
+        state = policy_stream(seed, item, whole_matches)
         if whole_matches:
             init_game(st, R, seed, item)
         else:
             init_hand_item(st, R, seed, item)
         while True:
-            taken = 0
-            while st[L.PHASE] < L.PH_DEAL_END:
-                base, bits = legal_mask(st, R)
-                step(st, R, random_action(base, bits, rng, 0))
-                taken += 1
+            state, taken = play_random_deal(st, R, state)
             row[S_DECISIONS] += taken
             record_deal_stats(st, row, whole_matches)
             if st[L.PHASE] == L.PH_MATCH_OVER or not whole_matches:
@@ -197,12 +217,11 @@ def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
     per_block = (n_items + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        rng = np.zeros(1, dtype=np.uint64)
         row = np.zeros(NUM_STATS, dtype=np.int64)  # local: no false sharing between threads
         R_local = R.copy()                           # each thread reads its own rules copy
         lo = b * per_block
         hi = min(n_items, lo + per_block)
-        play_block(st, R_local, rng, row, seed, first_game, lo, hi, whole_matches)
+        play_block(st, R_local, row, seed, first_game, lo, hi, whole_matches)
         for c in range(NUM_STATS):
             stats[b, c] = row[c]
     return stats.sum(axis=0)
@@ -239,7 +258,7 @@ def batch_next_deal(S, R):
             next_deal(S[i], R)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def batch_deal_stats(S, stats, whole_matches):
     """Add every row's just-ended deal to ``stats`` (as simulate_random counts it)."""
     for i in range(S.shape[0]):
