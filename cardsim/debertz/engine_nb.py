@@ -149,7 +149,7 @@ def deal_from_deck(st, R, deck):
     deal_current_deck(st, R)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def clear_deal(st):
     """Reset every per-deal field (scores, pot and byte counts are kept)."""
     for f in range(L.DECK, L.SCORES):
@@ -168,7 +168,7 @@ def clear_deal(st):
     st[L.TRICK_BEST] = -1
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def deal_current_deck(st, R):
     """Deal the deck order held in the state: seat s gets deck[6s:6s+6], deck[6n] is the
     turn-up, the rest is the stock, dealt after bidding in order from the dealer (D3)."""
@@ -219,7 +219,8 @@ def next_deal(st, R):
 def legal_in_trick(hand, seat, led, trump, top, best, partner_exemption, overtrump_on_ruff):
     """Mask of the cards ``seat`` may play from ``hand`` into a started trick (D8): ``led`` is
     its suit, ``top`` the seat winning it so far with a card of strength ``best``
-    (tables.CARD_STRENGTH)."""
+    (tables.CARD_STRENGTH). Every case is worked out and the answer selected: the hand is
+    random, so branches on it would be mispredicted."""
     follow = hand & (0xFF << (led * 8))
     trumps = hand & (0xFF << (trump * 8))
     higher = TRUMPS_BEATING[best] << (trump * 8)  # every trump while no trump is in the trick
@@ -251,12 +252,11 @@ def legal_mask(st, R):
     """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
-        seat = st[L.TURN] & 3
-        hand = st[L.HANDS + seat]
+        hand = st[L.HANDS + st[L.TURN]]
         if st[L.TRICK_LEN] == 0:
             return hand
-        return legal_in_trick(hand, seat, st[L.TRICK] >> 3, st[L.TRUMP], st[L.TRICK_TOP],
-                              st[L.TRICK_BEST] & 31, R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION],
+        return legal_in_trick(hand, st[L.TURN], st[L.TRICK] >> 3, st[L.TRUMP], st[L.TRICK_TOP],
+                              st[L.TRICK_BEST], R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION],
                               R[L.R_OVERTRUMP_ON_RUFF])
     if ph == L.PH_BID1:
         return (1 << A.PASS) | (1 << A.PLAY)
@@ -401,32 +401,25 @@ def start_play(st, R):
     st[L.PHASE] = L.PH_PLAY
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def show_voids(st, R, seat, card, trump, led):
-    """D8: a seat that does not follow shows it lacks the led suit; if it also does not trump
-    when it had to (no partner exemption in force), it shows it lacks trumps too."""
-    st[L.VOIDS + seat] |= 1 << led
-    if (card >> 3) != trump and led != trump:
-        if R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION] and ((st[L.TRICK_TOP] ^ seat) & 1) == 0:
-            return  # D8.5: the partner wins, so not trumping shows nothing
-        st[L.VOIDS + seat] |= 1 << trump
-
-
 @njit(cache=True, inline="always")
 def play_card(st, R, card):
     """D7, D8: the seat to act plays ``card``; completes tricks and the round."""
     n = R[L.R_PLAYERS]
-    seat = st[L.TURN] & 3
+    seat = st[L.TURN]
     bit = 1 << card
     trump = st[L.TRUMP]
     suit = card >> 3
-    k = st[L.TRICK_LEN] & 3
+    k = st[L.TRICK_LEN]
     first = st[L.TRICK]
     led = suit if k == 0 else first >> 3
-    off = suit != led
-    pe = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
     top = st[L.TRICK_TOP]
     best = st[L.TRICK_BEST]
+    # D8, shown voids: a seat that does not follow shows it lacks the led suit; if it does
+    # not trump either, it shows it lacks trumps, unless its partner wins the trick and the
+    # partner exemption (D8.5) allowed it not to. Computed without branches: the card is
+    # random, so branches on it would be mispredicted.
+    off = suit != led
+    pe = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
     partner_top = pe & (((top ^ seat) & 1) == 0)
     no_trumps = off & (suit != trump) & (led != trump) & (partner_top == 0)
     st[L.VOIDS + seat] |= (off << led) | (no_trumps << trump)
@@ -434,9 +427,8 @@ def play_card(st, R, card):
     st[L.PLAYED] |= bit
     st[L.TRICK + k] = card
     st[L.TRICK_LEN] = k + 1
-    n_plays = st[L.N_PLAYS] & 31
-    st[L.PLAYS + n_plays] = seat * 32 + card
-    st[L.N_PLAYS] = n_plays + 1
+    st[L.PLAYS + st[L.N_PLAYS]] = seat * 32 + card
+    st[L.N_PLAYS] += 1
     table = (suit == trump) * 8 + (card & 7)
     value = CARD_STRENGTH[table]
     strength = value if (suit == trump) | (suit == led) else -1
@@ -453,12 +445,11 @@ def play_card(st, R, card):
         st[L.TURN] = seat_after(seat, 1, n)
         return
     # the trick is complete (D8 last item)
-    w = st[L.TRICK_TOP] & 3
+    w = st[L.TRICK_TOP]
     st[L.WON_POINTS + w] += st[L.TRICK_POINTS]
     st[L.TRICKS_WON + w] += 1
-    t = st[L.TRICK_NO] & 15
-    st[L.TRICK_WINNERS + t] = w
-    st[L.TRICK_NO] = t + 1
+    st[L.TRICK_WINNERS + st[L.TRICK_NO]] = w
+    st[L.TRICK_NO] += 1
     st[L.TRICK_LEN] = 0
     st[L.TRICK_TOP] = -1
     st[L.TRICK_BEST] = -1
@@ -474,7 +465,7 @@ def play_card(st, R, card):
 # ---------------------------------------------------------------------------------------------
 # scoring (D9, D10, D11)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def side_tricks(st, R, side):
     """Tricks taken by a side."""
     t = 0
@@ -484,7 +475,7 @@ def side_tricks(st, R, side):
     return t
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def points_so_far(st, R, side, bella_unshown_counts):
     """Cards of a side's tricks, plus its sequences and bella once it has a trick (D9.1, D11)."""
     n = R[L.R_PLAYERS]
@@ -585,7 +576,7 @@ def score_round(st, R, last_winner):
     check_round_end(st, R, bside)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def choose_next_dealer(st, R):
     """D10: clockwise, or the side with the unique most recorded points (its member first in
     order from the dealer in team play); ties fall back to clockwise."""
@@ -613,7 +604,7 @@ def choose_next_dealer(st, R):
     return clockwise
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def check_round_end(st, R, bside):
     """D11 "round" rule: once someone reached the target, the highest total wins; ties go to
     the bidder's side, else to the side first in order from the dealer."""
@@ -639,7 +630,7 @@ def check_round_end(st, R, bside):
     finish_game(st, winner)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def finish_game(st, winner):
     st[L.GAME_OVER] = 1
     st[L.WINNER] = winner
