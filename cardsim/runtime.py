@@ -42,7 +42,7 @@ class threads:
 def blocks_for(n_items: int, threads: int) -> int:
     """Work blocks for a parallel loop: several per thread for balance, never more than items.
     Results never depend on this number."""
-    return max(1, min(n_items, threads * 16))
+    return max(1, min(n_items, threads * 64))
 
 
 def peak_memory_mb() -> float:

@@ -26,7 +26,7 @@ from cardsim import rng_nb
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.bits_nb import popcount
-from cardsim.jit import NO_REFCOUNT
+from cardsim.jit import NO_REFCOUNT, ix
 
 SUIT_BITS = (1 << 13) - 1
 HEARTS = SUIT_BITS << 13
@@ -213,12 +213,12 @@ def speaking_position(st, seat):
 @njit(cache=True, inline="always")
 def has_choice(st, rnd, speaker, target):
     """Whether ``speaker`` has anything to decide towards ``target`` in doubling round rnd."""
-    if st[L.BETS + 4 * target + speaker] == 1:  # target doubled speaker, not yet redoubled
+    if st[ix(L.BETS + 4 * target + speaker)] == 1:  # target doubled speaker, not yet redoubled
         if rnd == 1:
             return True  # B6.1: redouble a player who already doubled you
         # B6.2: the second round is for doublers who spoke after the speaker
         return speaking_position(st, target) > speaking_position(st, speaker)
-    if rnd == 2 or st[L.BETS + 4 * speaker + target] != 0:
+    if rnd == 2 or st[ix(L.BETS + 4 * speaker + target)] != 0:
         return False
     decl = st[L.DECLARER]
     if speaker == decl:
@@ -245,7 +245,7 @@ def double_is_forced(st, speaker, target):
     if target != st[L.DECLARER] or speaker == target or st[L.DBL_ROUND] != 1:
         return False
     chances = L.DEALS_PER_DECLARER - st[L.DEAL_NO] % L.DEALS_PER_DECLARER
-    return st[L.OWED + speaker] >= chances
+    return st[ix(L.OWED + speaker)] >= chances
 
 
 @njit(cache=True, inline="always")
@@ -282,14 +282,14 @@ def double_choice(st, R, action):
     speaker = dbl_speaker_seat(st)
     target = dbl_target_seat(st)
     if action == A.DOUBLE:
-        st[L.BETS + 4 * speaker + target] = 1
-        st[L.DOUBLES + st[L.N_DOUBLES]] = speaker * 16 + target * 4 + L.DOUBLE_KIND_DOUBLE
+        st[ix(L.BETS + 4 * speaker + target)] = 1
+        st[ix(L.DOUBLES + st[L.N_DOUBLES])] = speaker * 16 + target * 4 + L.DOUBLE_KIND_DOUBLE
         st[L.N_DOUBLES] += 1
-        if target == st[L.DECLARER] and st[L.OWED + speaker] > 0:
-            st[L.OWED + speaker] -= 1  # B6.3
+        if target == st[L.DECLARER] and st[ix(L.OWED + speaker)] > 0:
+            st[ix(L.OWED + speaker)] -= 1  # B6.3
     elif action == A.REDOUBLE:
-        st[L.BETS + 4 * target + speaker] = 2
-        st[L.DOUBLES + st[L.N_DOUBLES]] = speaker * 16 + target * 4 + L.DOUBLE_KIND_REDOUBLE
+        st[ix(L.BETS + 4 * target + speaker)] = 2
+        st[ix(L.DOUBLES + st[L.N_DOUBLES])] = speaker * 16 + target * 4 + L.DOUBLE_KIND_REDOUBLE
         st[L.N_DOUBLES] += 1
     st[L.DBL_TARGET] += 1
     seek_doubling(st, R)
@@ -302,7 +302,7 @@ def double_choice(st, R, action):
 def legal_cards(st, R):
     """Mask of the cards the seat to act may play in a trick contract (B4)."""
     seat = st[L.TURN]
-    hand = st[L.HANDS + seat]
+    hand = st[ix(L.HANDS + seat)]
     c = st[L.CONTRACT]
     if st[L.TRICK_LEN] == 0:
         if c == A.NO_HEARTS or (c == A.NO_KING and R[L.R_KING_LEAD_NO_HEARTS]):
@@ -320,7 +320,7 @@ def legal_cards(st, R):
     if c == A.TRUMPS and led == st[L.TRUMP] and R[L.R_TRUMPS_MUST_OVERTRUMP]:
         best = st[L.TRICK]  # B4: on a trump lead, beat the highest trump so far if able
         for k in range(1, st[L.TRICK_LEN]):
-            x = st[L.TRICK + k]
+            x = st[ix(L.TRICK + k)]
             best = x if (x // 13 == led) & (x > best) else best
         higher = follow & ~((2 << best) - 1)
         when_following = higher if higher != 0 else follow
@@ -340,7 +340,7 @@ def legal_mask(st, R):
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
         if st[L.CONTRACT] == A.DOMINO:
-            m = st[L.HANDS + st[L.TURN]] & st[L.PLAYABLE]
+            m = st[ix(L.HANDS + st[L.TURN])] & st[L.PLAYABLE]
             if m != 0:
                 return 0, m
             return 0, 1 << A.PASS  # B5, B8: pass only when no card is playable
@@ -348,13 +348,13 @@ def legal_mask(st, R):
     if ph == L.PH_DOUBLE:
         speaker = dbl_speaker_seat(st)
         target = dbl_target_seat(st)
-        if st[L.BETS + 4 * target + speaker] == 1:
+        if st[ix(L.BETS + 4 * target + speaker)] == 1:
             return A.NO_DOUBLE, 0b101  # no double / redouble
         if double_is_forced(st, speaker, target):
             return A.NO_DOUBLE, 0b010  # B6.3: double only
         return A.NO_DOUBLE, 0b011  # no double / double
     if ph == L.PH_CONTRACT:
-        return A.CONTRACT, st[L.CONTRACTS_LEFT + st[L.DECLARER]]
+        return A.CONTRACT, st[ix(L.CONTRACTS_LEFT + st[L.DECLARER])]
     if ph == L.PH_TRUMP:
         return A.TRUMP_SUIT, 0b1111  # B4: a suit, no no-trump
     if ph == L.PH_START_RANK:
@@ -406,7 +406,7 @@ def step(st, R, action):
     elif ph == L.PH_CONTRACT:
         c = action - A.CONTRACT
         st[L.CONTRACT] = c
-        st[L.CONTRACTS_LEFT + st[L.DECLARER]] &= ~(1 << c)  # B2: each contract once
+        st[ix(L.CONTRACTS_LEFT + st[L.DECLARER])] &= ~(1 << c)  # B2: each contract once
         if c == A.TRUMPS:
             st[L.PHASE] = L.PH_TRUMP
         elif c == A.DOMINO:
@@ -434,7 +434,7 @@ def start_play(st, R):
 
 @njit(cache=True, inline="always")
 def log_play(st, seat, action):
-    st[L.PLAYS + st[L.N_PLAYS]] = (seat << L.PLAY_SEAT_SHIFT) | action
+    st[ix(L.PLAYS + st[L.N_PLAYS])] = (seat << L.PLAY_SEAT_SHIFT) | action
     st[L.N_PLAYS] += 1
 
 
@@ -448,7 +448,7 @@ def trick_winner_index(st):
     best_suit = best // 13
     best_k = 0
     for k in range(1, 4):
-        c = st[L.TRICK + k]
+        c = st[ix(L.TRICK + k)]
         suit = c // 13
         better = ((suit == best_suit) & (c > best)) | ((suit != best_suit) & (suit == trump))
         best = c if better else best
@@ -462,10 +462,10 @@ def play_trick_card(st, R, card):
     """B4: the seat to act plays ``card``; completes tricks, scores them and ends the deal."""
     seat = st[L.TURN]
     bit = 1 << card
-    st[L.HANDS + seat] &= ~bit
+    st[ix(L.HANDS + seat)] &= ~bit
     st[L.PLAYED] |= bit
     k = st[L.TRICK_LEN]
-    st[L.TRICK + k] = card
+    st[ix(L.TRICK + k)] = card
     st[L.TRICK_LEN] = k + 1
     log_play(st, seat, card)
     if k < 3:
@@ -475,7 +475,7 @@ def play_trick_card(st, R, card):
     tmask = (1 << st[L.TRICK]) | (1 << st[L.TRICK + 1]) | (1 << st[L.TRICK + 2]) | bit
     n = st[L.TRICK_NO]
     c = st[L.CONTRACT]
-    cs = L.CONTRACT_SCORES + w
+    cs = ix(L.CONTRACT_SCORES + w)
     if c == A.NO_TRICKS:
         st[cs] -= 2
     elif c == A.NO_QUEENS:
@@ -494,8 +494,8 @@ def play_trick_card(st, R, card):
             st[cs] -= 20
     else:
         st[cs] += 5  # Trumps
-    st[L.TRICKS_WON + w] += 1
-    st[L.TRICK_WINNERS + n] = w
+    st[ix(L.TRICKS_WON + w)] += 1
+    st[ix(L.TRICK_WINNERS + n)] = w
     st[L.TRICK_NO] = n + 1
     st[L.TRICK_LEN] = 0
     st[L.LEADER] = w
@@ -512,36 +512,36 @@ def play_domino(st, R, action):
     log_play(st, seat, action)
     if action != A.PASS:
         bit = 1 << action
-        st[L.HANDS + seat] &= ~bit
+        st[ix(L.HANDS + seat)] &= ~bit
         st[L.PLAYED] |= bit
         s = action // 13
         r = action % 13
-        lo = st[L.ROW_LO + s]
-        hi = st[L.ROW_HI + s]
+        lo = st[ix(L.ROW_LO + s)]
+        hi = st[ix(L.ROW_HI + s)]
         opened = lo >= 0  # else the starting-rank card opens the row (selects, not branches)
         lo = min(lo, r) if opened else r
         hi = max(hi, r) if opened else r
-        st[L.ROW_LO + s] = lo
-        st[L.ROW_HI + s] = hi
+        st[ix(L.ROW_LO + s)] = lo
+        st[ix(L.ROW_HI + s)] = hi
         below = (1 << (13 * s + lo - 1)) if lo > 0 else 0
         above = (1 << (13 * s + hi + 1)) if hi < 12 else 0
         m = below | above
         st[L.PLAYABLE] = (st[L.PLAYABLE] & ~(SUIT_BITS << (13 * s))) | m
-        if st[L.HANDS + seat] == 0:
+        if st[ix(L.HANDS + seat)] == 0:
             n_out = st[L.N_OUT]
-            st[L.OUT_ORDER + n_out] = seat
+            st[ix(L.OUT_ORDER + n_out)] = seat
             st[L.N_OUT] = n_out + 1
             if n_out + 1 == 3:  # B5: three out end the deal; the last one is appended
                 for x in range(4):
-                    if st[L.HANDS + x] != 0:
+                    if st[ix(L.HANDS + x)] != 0:
                         st[L.OUT_ORDER + 3] = x
                 st[L.N_OUT] = 4
                 for j in range(4):
-                    st[L.CONTRACT_SCORES + st[L.OUT_ORDER + j]] = DOMINO_POINTS[j]
+                    st[ix(L.CONTRACT_SCORES + st[L.OUT_ORDER + j])] = DOMINO_POINTS[j]
                 finish_deal(st, R)
                 return
     nxt = (seat + 1) & 3
-    while st[L.HANDS + nxt] == 0:  # B5: players who are out are skipped
+    while st[ix(L.HANDS + nxt)] == 0:  # B5: players who are out are skipped
         nxt = (nxt + 1) & 3
     st[L.TURN] = nxt
 

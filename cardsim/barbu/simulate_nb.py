@@ -28,6 +28,7 @@ from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_
                                      legal_mask, next_deal, step)
 from cardsim.bits_nb import nth_bit, popcount
 from cardsim.jit import NO_REFCOUNT
+from cardsim.parallel_nb import next_block
 
 POLICY_KEY = 1 << 41
 HANDS_KEY = 1 << 42
@@ -215,15 +216,21 @@ def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
     random decisions. Returns the statistics array summed over blocks (columns S_*)."""
     stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
     per_block = (n_items + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
+    counter = np.zeros(1, dtype=np.int64)
+    # Every iteration is a worker that plays blocks from the shared counter until none is
+    # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
+    for _ in prange(n_blocks):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
         row = np.zeros(NUM_STATS, dtype=np.int64)  # local: no false sharing between threads
         R_local = R.copy()                           # each thread reads its own rules copy
-        lo = b * per_block
-        hi = min(n_items, lo + per_block)
-        play_block(st, R_local, row, seed, first_game, lo, hi, whole_matches)
-        for c in range(NUM_STATS):
-            stats[b, c] = row[c]
+        b = next_block(counter)
+        while b < n_blocks:
+            row[:] = 0
+            lo = b * per_block
+            hi = min(n_items, lo + per_block)
+            play_block(st, R_local, row, seed, first_game, lo, hi, whole_matches)
+            stats[b] = row
+            b = next_block(counter)
     return stats.sum(axis=0)
 
 

@@ -11,7 +11,7 @@ from numba import njit
 from cardsim import rng_nb
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import actions as A
-from cardsim.jit import NO_REFCOUNT
+from cardsim.jit import NO_REFCOUNT, ix
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import KIND_DEBERTZ, key_kind, meld_summary
 from cardsim.debertz.tables import (CARD_POINTS, CARD_STRENGTH, LAST_TRICK_BONUS,
@@ -223,7 +223,7 @@ def legal_in_trick(hand, seat, led, trump, top, best, partner_exemption, overtru
     random, so branches on it would be mispredicted."""
     follow = hand & (0xFF << (led * 8))
     trumps = hand & (0xFF << (trump * 8))
-    higher = TRUMPS_BEATING[best] << (trump * 8)  # every trump while no trump is in the trick
+    higher = TRUMPS_BEATING[ix(best)] << (trump * 8)  # every trump while no trump is in the trick
     over_follow = follow & higher  # non-empty only on a trump lead: D8.3, overtrump if able
     when_following = over_follow if over_follow != 0 else follow  # D8.1
     over_ruff = trumps & higher & -overtrump_on_ruff  # D8.4
@@ -252,7 +252,7 @@ def legal_mask(st, R):
     """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
-        hand = st[L.HANDS + st[L.TURN]]
+        hand = st[ix(L.HANDS + st[L.TURN])]
         if st[L.TRICK_LEN] == 0:
             return hand
         return legal_in_trick(hand, st[L.TURN], st[L.TRICK] >> 3, st[L.TRUMP], st[L.TRICK_TOP],
@@ -422,33 +422,33 @@ def play_card(st, R, card):
     pe = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
     partner_top = pe & (((top ^ seat) & 1) == 0)
     no_trumps = off & (suit != trump) & (led != trump) & (partner_top == 0)
-    st[L.VOIDS + seat] |= (off << led) | (no_trumps << trump)
-    st[L.HANDS + seat] &= ~bit
+    st[ix(L.VOIDS + seat)] |= (off << led) | (no_trumps << trump)
+    st[ix(L.HANDS + seat)] &= ~bit
     st[L.PLAYED] |= bit
-    st[L.TRICK + k] = card
+    st[ix(L.TRICK + k)] = card
     st[L.TRICK_LEN] = k + 1
-    st[L.PLAYS + st[L.N_PLAYS]] = seat * 32 + card
+    st[ix(L.PLAYS + st[L.N_PLAYS])] = seat * 32 + card
     st[L.N_PLAYS] += 1
     table = (suit == trump) * 8 + (card & 7)
-    value = CARD_STRENGTH[table]
+    value = CARD_STRENGTH[ix(table)]
     strength = value if (suit == trump) | (suit == led) else -1
     st[L.TRICK_TOP] = seat if strength > best else top
     st[L.TRICK_BEST] = max(strength, best)
-    st[L.TRICK_POINTS] += CARD_POINTS[table]
+    st[L.TRICK_POINTS] += CARD_POINTS[ix(table)]
     if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and suit == trump:
         r = card & 7
         if r == 5 or r == 6:  # D7: announced with the first (or only the second) of K, Q
             other = 1 << (trump * 8 + (11 - r))
-            if R[L.R_BELLA_ANY_CARD] or (st[L.HANDS + seat] & other) == 0:
+            if R[L.R_BELLA_ANY_CARD] or (st[ix(L.HANDS + seat)] & other) == 0:
                 st[L.BELLA_SHOWN] = 1
     if k + 1 < n:
         st[L.TURN] = seat_after(seat, 1, n)
         return
     # the trick is complete (D8 last item)
     w = st[L.TRICK_TOP]
-    st[L.WON_POINTS + w] += st[L.TRICK_POINTS]
-    st[L.TRICKS_WON + w] += 1
-    st[L.TRICK_WINNERS + st[L.TRICK_NO]] = w
+    st[ix(L.WON_POINTS + w)] += st[L.TRICK_POINTS]
+    st[ix(L.TRICKS_WON + w)] += 1
+    st[ix(L.TRICK_WINNERS + st[L.TRICK_NO])] = w
     st[L.TRICK_NO] += 1
     st[L.TRICK_LEN] = 0
     st[L.TRICK_TOP] = -1

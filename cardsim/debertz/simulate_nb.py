@@ -13,6 +13,7 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
+from cardsim.parallel_nb import next_block
 from cardsim.rng_nb import random_bit as random_action  # the random policy's choice
 
 POLICY_KEY = 1 << 41
@@ -115,15 +116,22 @@ def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
     """
     stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
     per_block = (n_items + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        # Each block writes only its own state row and statistics row, both padded so that
+    counter = np.zeros(1, dtype=np.int64)
+    # Every iteration is a worker that plays blocks from the shared counter until none is
+    # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
+    for _ in prange(n_blocks):
+        # Each worker writes only its own state row and statistics row, both padded so that
         # no two threads ever write one cache line.
         st = np.zeros(L.STATE_WIDTH + 16, dtype=np.int64)[8:8 + L.STATE_WIDTH]
-        row = np.zeros(NUM_STATS + 16, dtype=np.int64)
-        lo = b * per_block
-        hi = min(n_items, lo + per_block)
-        play_block(st, R, row[8:8 + NUM_STATS], seed, first_game, lo, hi, whole_games)
-        stats[b] = row[8:8 + NUM_STATS]
+        row = np.zeros(NUM_STATS + 16, dtype=np.int64)[8:8 + NUM_STATS]
+        b = next_block(counter)
+        while b < n_blocks:
+            row[:] = 0
+            lo = b * per_block
+            hi = min(n_items, lo + per_block)
+            play_block(st, R, row, seed, first_game, lo, hi, whole_games)
+            stats[b] = row
+            b = next_block(counter)
     return stats.sum(axis=0)
 
 

@@ -1,0 +1,53 @@
+"""Dynamic sharing of a run's blocks between threads.
+
+numba's ``prange`` gives each thread an equal, fixed share of the iterations up front. When
+the cores run at uneven speed (other work on the machine, a busy neighbour on a shared host),
+the faster thread then sits idle at the end while the slower one finishes its share. The
+simulation loops instead start one worker per thread, and each worker takes the next block
+from a shared counter until none is left (``next_block``). Results never depend on which
+worker plays a block: a block's items, their random streams and its statistics row are fixed
+by its index alone.
+"""
+
+from numba import config, njit
+
+if config.DISABLE_JIT:
+
+    def fetch_add(counter, value):
+        """Add ``value`` to ``counter[0]`` and return what it held before (atomically when
+        compiled; plain Python runs the workers one after another)."""
+        old = counter[0]
+        counter[0] += value
+        return old
+
+else:
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _fetch_add(typingctx, counter, value):
+        if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+                and isinstance(value, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            array = context.make_array(counter)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, counter, array,
+                                           [context.get_constant(types.intp, 0)])
+            delta = context.cast(builder, args[1], value, types.int64)
+            return builder.atomic_rmw("add", ptr, delta, "monotonic")
+
+        return types.int64(counter, value), codegen
+
+    @njit(cache=True, inline="always")
+    def fetch_add(counter, value):
+        """Add ``value`` to ``counter[0]`` and return what it held before, atomically."""
+        return _fetch_add(counter, value)
+
+
+@njit(cache=True, inline="always")
+def next_block(counter):
+    """The index of the next block nobody has taken yet (from 0 up; check against the block
+    count). ``counter`` is an int64 array whose element 0 starts at 0."""
+    return fetch_add(counter, 1)
+
