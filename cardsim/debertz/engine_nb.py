@@ -371,20 +371,21 @@ def start_play(st, R):
     dealer = st[L.DEALER]
     best_key = 0
     winner = -1
+    bella = BELLA_RANKS << (trump * 8)
+    bella_seat = -1
     for k in range(1, n + 1):  # in order from the dealer: the earlier wins a full tie (D6.2)
         seat = seat_after(dealer, k, n)
-        hand = st[L.HANDS + seat]
-        st[L.PLAY_HANDS + seat] = hand
+        hand = st[ix(L.HANDS + seat)]
+        st[ix(L.PLAY_HANDS + seat)] = hand
         key, pts, kind = meld_summary(hand, trump, R[L.R_DEBERTZ_TRUMP_ONLY],
                                       R[L.R_TRUMP_MELD_WINS_TIE])
-        st[L.BEST_MELD + seat] = key
-        st[L.SEQ_POINTS + seat] = pts
-        if key > best_key:
-            best_key = key
-            winner = seat
-        bella = BELLA_RANKS << (trump * 8)
-        if (hand & bella) == bella:
-            st[L.BELLA_SEAT] = seat
+        st[ix(L.BEST_MELD + seat)] = key
+        st[ix(L.SEQ_POINTS + seat)] = pts
+        # selects, not branches: who holds what is random (D6.2: a later equal key loses)
+        winner = seat if key > best_key else winner
+        best_key = max(key, best_key)
+        bella_seat = seat if (hand & bella) == bella else bella_seat
+    st[L.BELLA_SEAT] = bella_seat
     st[L.MELD_WINNER] = winner
     if winner >= 0 and key_kind(best_key) == KIND_DEBERTZ:
         # D6.5 / D11: shown before the lead, not played, nobody records, the holder wins.
@@ -435,12 +436,13 @@ def play_card(st, R, card):
     st[L.TRICK_TOP] = seat if strength > best else top
     st[L.TRICK_BEST] = max(strength, best)
     st[L.TRICK_POINTS] += CARD_POINTS[ix(table)]
-    if seat == st[L.BELLA_SEAT] and st[L.BELLA_SHOWN] == 0 and suit == trump:
-        r = card & 7
-        if r == 5 or r == 6:  # D7: announced with the first (or only the second) of K, Q
-            other = 1 << (trump * 8 + (11 - r))
-            if R[L.R_BELLA_ANY_CARD] or (st[ix(L.HANDS + seat)] & other) == 0:
-                st[L.BELLA_SHOWN] = 1
+    # D7: the bella is announced with the first (or only the second) of K, Q played. Also
+    # worked out with selects: the holder's turn comes in no fixed pattern.
+    r = card & 7
+    other = 1 << (trump * 8 + (11 - r))  # the other of K, Q when r is one of them
+    announces = ((seat == st[L.BELLA_SEAT]) & (suit == trump) & ((r == 5) | (r == 6))
+                 & ((R[L.R_BELLA_ANY_CARD] != 0) | ((st[ix(L.HANDS + seat)] & other) == 0)))
+    st[L.BELLA_SHOWN] |= announces
     if k + 1 < n:
         st[L.TURN] = seat_after(seat, 1, n)
         return

@@ -11,7 +11,7 @@ A seat's highest sequence is summarised as a comparison key, larger = higher (D6
 import numpy as np
 from numba import njit
 
-from cardsim.jit import NO_REFCOUNT
+from cardsim.jit import ix
 
 KIND_NONE, KIND_TERZ, KIND_FIFTY, KIND_DEBERTZ = 0, 1, 2, 3
 KIND_NAMES = (None, "terz", "fifty", "debertz")
@@ -80,30 +80,25 @@ RUN_POINTS, RUN_BEST = _suit_tables(False)                    # 7-8 card runs ar
 RUN_POINTS_NO_DEB, RUN_BEST_NO_DEB = _suit_tables(True)        # ... are fifties (D6.5)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always")
 def meld_summary(hand, trump, debertz_trump_only, trump_wins_tie):
-    """(key of the highest sequence, points of all sequences, kind of the highest) of a hand."""
+    """(key of the highest sequence, points of all sequences, kind of the highest) of a hand.
+
+    Written with selects: the hands are random, so branches on them would be mispredicted."""
     best = 0
     points = 0
     for suit in range(4):
-        b = (hand >> (suit * 8)) & 0xFF
-        if debertz_trump_only and suit != trump:
-            code = RUN_BEST_NO_DEB[b]
-            points += RUN_POINTS_NO_DEB[b]
-        else:
-            code = RUN_BEST[b]
-            points += RUN_POINTS[b]
-        if code != 0:
-            tie = 1 if (trump_wins_tie and suit == trump) else 0
-            key = ((((code - 1) >> 3) << 5) | (((code - 1) & 7) << 1) | tie) + 1
-            if key > best:
-                best = key
+        b = ix((hand >> (suit * 8)) & 0xFF)
+        plain = debertz_trump_only & (suit != trump)  # D6.5: 7-8 card runs are fifties
+        code = RUN_BEST_NO_DEB[b] if plain else RUN_BEST[b]
+        points += RUN_POINTS_NO_DEB[b] if plain else RUN_POINTS[b]
+        tie = trump_wins_tie & (suit == trump)
+        key = ((((code - 1) >> 3) << 5) | (((code - 1) & 7) << 1) | tie) + 1
+        best = max(best, key if code != 0 else 0)
     return best, points, key_kind(best)
 
 
 @njit(cache=True, inline="always")
 def key_kind(key):
     """Kind of the sequence a comparison key stands for."""
-    if key == 0:
-        return KIND_NONE
-    return (key - 1) >> 5
+    return (key - 1) >> 5 if key != 0 else KIND_NONE
