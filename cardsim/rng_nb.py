@@ -55,8 +55,19 @@ def below(state_arr, i, n):
 def below_scalar(state, n):
     """Scalar form of ``below`` for a generator held in a local: returns (new state, value)."""
     state = state + GOLDEN
-    r = mix64(state) >> S32
-    return state, np.int64((r * np.uint64(n)) >> S32)
+    return state, scale_below(mix64(state), n)
+
+
+@njit(cache=True, inline="always")
+def peek_scalar(state):
+    """The 64 bits the next draw from ``state`` returns, without advancing it."""
+    return mix64(state + GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def scale_below(bits, n):
+    """A draw's 64 random ``bits`` as an integer in [0, n) (multiply-shift on the high half)."""
+    return np.int64(((bits >> S32) * np.uint64(n)) >> S32)
 
 
 @njit(cache=True)

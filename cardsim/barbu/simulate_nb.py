@@ -74,11 +74,22 @@ def random_action(base, bits, rng, i):
 @njit(cache=True, inline="always")
 def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
-    local. Returns (new state, decisions taken)."""
+    local. Returns (new state, decisions taken).
+
+    The same choices as ``random_action_scalar``, with the generator one draw ahead: ``ahead``
+    is the output the next draw returns, and the output after it is worked out before this
+    decision's legal set is known. Whether a decision draws depends on its legal set, so
+    without this the generator's hashing would wait for it on every decision."""
     taken = 0
+    ahead = rng_nb.peek_scalar(state)
     while st[L.PHASE] < L.PH_DEAL_END:
+        after = rng_nb.peek_scalar(state + rng_nb.GOLDEN)
         base, bits = legal_mask(st, R)
-        state, action = random_action_scalar(base, bits, state)
+        n = popcount(bits)
+        draws = n > 1  # a forced action draws nothing
+        action = base + nth_bit(bits, rng_nb.scale_below(ahead, n))
+        state = state + rng_nb.GOLDEN if draws else state
+        ahead = after if draws else ahead
         step(st, R, action)
         taken += 1
     return state, taken
@@ -124,12 +135,12 @@ def init_hand_item(st, R, seed, item):
         seat = (decl + o) & 3
         owed = 2
         for k in range(j):
-            if owed >= L.DEALS_PER_DECLARER - k:
-                owed -= 1  # B6.3: forced
-            else:
-                h, r = rng_nb.below_scalar(h, 2)
-                if r == 1 and owed > 0:
-                    owed -= 1
+            # B6.3: forced when the chances left equal the doubles owed (a forced double
+            # draws nothing); selects, not branches, as the coin flips are random
+            forced = owed >= L.DEALS_PER_DECLARER - k
+            flipped, r = rng_nb.below_scalar(h, 2)
+            h = h if forced else flipped
+            owed -= 1 if forced | ((r == 1) & (owed > 0)) else 0
         st[L.OWED + seat] = owed
     deal_from_seed(st)
     begin_deal(st, R)

@@ -1,6 +1,6 @@
 """Known answers for Domino (B5)."""
 
-from conftest import SUIT_PER_SEAT, deal_of, new_game, no_doubles
+from barbu_deals import SUIT_PER_SEAT, deal_of, new_game, no_doubles
 
 
 def start(hands, rank="7", declarer=0):

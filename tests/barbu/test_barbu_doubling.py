@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play
+from barbu_deals import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play
 from cardsim.errors import IllegalActionError
 
 # B7 worked example (No Queens), A = seat 0 declarer, B C D = seats 1 2 3:

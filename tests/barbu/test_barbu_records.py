@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import deal_of, new_game, play
+from barbu_deals import deal_of, new_game, play
 from cardsim.barbu.record import (FIELDS, check_record, read_records, replay, write_records)
 from cardsim.errors import HandRecordError
 

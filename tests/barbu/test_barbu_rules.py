@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from conftest import deal_of, new_game
+from barbu_deals import deal_of, new_game
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.game import BarbuGame

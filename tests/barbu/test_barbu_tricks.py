@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play, play_lowest
+from barbu_deals import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play, play_lowest
 
 
 def start(hands, contract, declarer=0, rules=None, trump=None):

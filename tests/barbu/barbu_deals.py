@@ -1,6 +1,7 @@
-"""Helpers for the Barbu tests: hand-built deals and scripted play."""
+"""Helpers for the Barbu tests: hand-built deals and scripted play.
 
-import pytest
+A module of its own, not conftest.py: test modules import from it by name, and several test
+folders have a conftest.py, so ``from conftest import`` depends on collection order."""
 
 from cardsim.barbu.game import BarbuGame
 from cardsim.barbu.rules import BarbuRules
@@ -56,13 +57,3 @@ def play_lowest(game):
     while game.phase == "play":
         game.step(game.legal_actions()[0])
 
-
-@pytest.fixture
-def helpers():
-    class H:
-        pass
-    h = H()
-    for f in (cards, deal_of, new_game, no_doubles, play, play_lowest):
-        setattr(h, f.__name__, f)
-    h.SUIT_PER_SEAT = SUIT_PER_SEAT
-    return h
