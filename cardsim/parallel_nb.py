@@ -2,11 +2,14 @@
 
 numba's ``prange`` gives each thread an equal, fixed share of the iterations up front. When
 the cores run at uneven speed (other work on the machine, a busy neighbour on a shared host),
-the faster thread then sits idle at the end while the slower one finishes its share. The
-simulation loops instead start one worker per thread, and each worker takes the next block
-from a shared counter until none is left (``next_block``). Results never depend on which
-worker plays a block: a block's items, their random streams and its statistics row are fixed
-by its index alone.
+the faster thread then sits idle at the end while the slower one finishes its share. In the
+simulation loops every ``prange`` iteration is instead a worker that takes the next block
+from a shared counter until none is left (``next_block``): a thread's first iteration does
+its work and its later ones find nothing left. Results never depend on which worker plays a
+block: a block's items, their random streams and its statistics row are fixed by its index.
+
+Read the counter only through ``next_block``: a plain read of it after the loop was seen to
+return its starting value (numba's loop analysis does not see the intrinsic's write).
 """
 
 from numba import config, njit
