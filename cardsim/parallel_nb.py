@@ -12,6 +12,7 @@ Read the counter only through ``next_block``: a plain read of it after the loop 
 return its starting value (numba's loop analysis does not see the intrinsic's write).
 """
 
+import numpy as np
 from numba import config, njit
 
 if config.DISABLE_JIT:
@@ -54,3 +55,10 @@ def next_block(counter):
     count). ``counter`` is an int64 array whose element 0 starts at 0."""
     return fetch_add(counter, 1)
 
+
+
+@njit(cache=True)
+def worker_row(width):
+    """A zeroed int64 row of ``width`` for one worker (its state row, its statistics row),
+    with a cache line of padding on each side, so two threads never write one cache line."""
+    return np.zeros(width + 16, dtype=np.int64)[8:8 + width]

@@ -47,8 +47,7 @@ def next_u64(state_arr, i):
 @njit(cache=True, inline="always")
 def below(state_arr, i, n):
     """A uniform integer in [0, n) for 1 <= n < 2**32 (multiply-shift, bias below 2**-32 * n)."""
-    r = next_u64(state_arr, i) >> S32
-    return np.int64((r * np.uint64(n)) >> S32)
+    return scale_below(next_u64(state_arr, i), n)
 
 
 @njit(cache=True, inline="always")
@@ -97,7 +96,8 @@ def shuffle_cards(state, cards):
 def random_bit(mask, rng, i):
     """A uniformly random set bit of ``mask`` (> 0) from generator ``rng[i]``: the random
     policy's choice among legal actions."""
-    return nth_bit(mask, below(rng, i, popcount(mask)))
+    rng[i], k = random_bit_scalar(mask, rng[i])
+    return k
 
 
 @njit(cache=True, inline="always")

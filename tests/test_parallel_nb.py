@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim.jit import ix
-from cardsim.parallel_nb import fetch_add, next_block
+from cardsim.parallel_nb import fetch_add, next_block, worker_row
 from cardsim.runtime import threads
 
 
@@ -46,3 +46,10 @@ def test_ix_indexes_like_a_plain_int():
 
     a = np.arange(10, dtype=np.int64)
     assert read(a, 3) == 4
+
+
+def test_worker_rows_are_zeroed_and_separate():
+    a, b = worker_row(21), worker_row(21)
+    assert a.shape == (21,) and a.dtype == np.int64 and not a.any()
+    a[:] = 7
+    assert not b.any()

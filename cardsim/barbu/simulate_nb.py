@@ -28,7 +28,7 @@ from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_
                                      legal_mask, next_deal, step)
 from cardsim.bits_nb import nth_bit, popcount
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block
+from cardsim.parallel_nb import next_block, worker_row
 
 POLICY_KEY = 1 << 41
 HANDS_KEY = 1 << 42
@@ -54,14 +54,24 @@ NUM_STATS = 64
 
 
 @njit(cache=True, inline="always")
-def random_action_scalar(base, bits, state):
-    """A uniformly random legal action from generator ``state`` held in a local: returns
-    (new state, action). A forced action draws nothing: the state only advances when there is
-    a choice (a select, not a branch: forced actions come unpredictably; with one legal action
-    the draw is 0 anyway)."""
+def random_action_ahead(base, bits, state, ahead):
+    """A uniformly random legal action from generator ``state``, whose next output
+    ``ahead`` (``rng_nb.peek_scalar(state)``) is already worked out: returns (new state, its
+    next output, action). A forced action draws nothing: the state only advances when there
+    is a choice. Both outcomes are worked out and one selected: forced actions come
+    unpredictably, so a branch would be mispredicted (with one legal action the draw is 0)."""
+    after = rng_nb.peek_scalar(state + rng_nb.GOLDEN)  # the output after ``ahead``
     n = popcount(bits)
-    advanced, k = rng_nb.below_scalar(state, n)
-    return (advanced if n > 1 else state), base + nth_bit(bits, k)
+    draws = n > 1
+    action = base + nth_bit(bits, rng_nb.scale_below(ahead, n))
+    return (state + rng_nb.GOLDEN if draws else state), (after if draws else ahead), action
+
+
+@njit(cache=True, inline="always")
+def random_action_scalar(base, bits, state):
+    """``random_action_ahead`` for a generator held in a local: returns (new state, action)."""
+    state, _, action = random_action_ahead(base, bits, state, rng_nb.peek_scalar(state))
+    return state, action
 
 
 @njit(cache=True, inline="always")
@@ -76,20 +86,14 @@ def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
     local. Returns (new state, decisions taken).
 
-    The same choices as ``random_action_scalar``, with the generator one draw ahead: ``ahead``
-    is the output the next draw returns, and the output after it is worked out before this
-    decision's legal set is known. Whether a decision draws depends on its legal set, so
-    without this the generator's hashing would wait for it on every decision."""
+    The generator runs one draw ahead (``random_action_ahead``): whether a decision draws
+    depends on its legal set, so otherwise the generator's hashing would wait for the legal
+    set on every decision."""
     taken = 0
     ahead = rng_nb.peek_scalar(state)
     while st[L.PHASE] < L.PH_DEAL_END:
-        after = rng_nb.peek_scalar(state + rng_nb.GOLDEN)
         base, bits = legal_mask(st, R)
-        n = popcount(bits)
-        draws = n > 1  # a forced action draws nothing
-        action = base + nth_bit(bits, rng_nb.scale_below(ahead, n))
-        state = state + rng_nb.GOLDEN if draws else state
-        ahead = after if draws else ahead
+        state, ahead, action = random_action_ahead(base, bits, state, ahead)
         step(st, R, action)
         taken += 1
     return state, taken
@@ -231,9 +235,9 @@ def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
     # Every iteration is a worker that plays blocks from the shared counter until none is
     # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
     for _ in prange(n_blocks):
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        row = np.zeros(NUM_STATS, dtype=np.int64)  # local: no false sharing between threads
-        R_local = R.copy()                           # each thread reads its own rules copy
+        st = worker_row(L.STATE_WIDTH)
+        row = worker_row(NUM_STATS)
+        R_local = R.copy()  # each thread reads its own rules copy
         b = next_block(counter)
         while b < n_blocks:
             row[:] = 0

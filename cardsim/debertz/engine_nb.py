@@ -78,9 +78,15 @@ def card_rank_value(card, led, trump):
 
 
 @njit(cache=True, inline="always")
+def card_key(card, trump):
+    """Index of a card in tables.CARD_STRENGTH and CARD_POINTS: is_trump * 8 + rank."""
+    return ix(((card >> 3) == trump) * 8 + (card & 7))
+
+
+@njit(cache=True, inline="always")
 def card_strength(card, trump):
     """Strength of a card of the led suit or of trumps (tables.CARD_STRENGTH)."""
-    return CARD_STRENGTH[((card >> 3) == trump) * 8 + (card & 7)]
+    return CARD_STRENGTH[card_key(card, trump)]
 
 
 @njit(cache=True, inline="always")
@@ -430,12 +436,12 @@ def play_card(st, R, card):
     st[L.TRICK_LEN] = k + 1
     st[ix(L.PLAYS + st[L.N_PLAYS])] = seat * 32 + card
     st[L.N_PLAYS] += 1
-    table = (suit == trump) * 8 + (card & 7)
-    value = CARD_STRENGTH[ix(table)]
+    key = card_key(card, trump)
+    value = CARD_STRENGTH[key]  # loaded before the select, so that it stays a select
     strength = value if (suit == trump) | (suit == led) else -1
     st[L.TRICK_TOP] = seat if strength > best else top
     st[L.TRICK_BEST] = max(strength, best)
-    st[L.TRICK_POINTS] += CARD_POINTS[ix(table)]
+    st[L.TRICK_POINTS] += CARD_POINTS[key]
     # D7: the bella is announced with the first (or only the second) of K, Q played. Also
     # worked out with selects: the holder's turn comes in no fixed pattern.
     r = card & 7

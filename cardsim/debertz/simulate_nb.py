@@ -13,7 +13,7 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block
+from cardsim.parallel_nb import next_block, worker_row
 from cardsim.rng_nb import random_bit as random_action  # the random policy's choice
 
 POLICY_KEY = 1 << 41
@@ -120,10 +120,8 @@ def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
     # Every iteration is a worker that plays blocks from the shared counter until none is
     # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
     for _ in prange(n_blocks):
-        # Each worker writes only its own state row and statistics row, both padded so that
-        # no two threads ever write one cache line.
-        st = np.zeros(L.STATE_WIDTH + 16, dtype=np.int64)[8:8 + L.STATE_WIDTH]
-        row = np.zeros(NUM_STATS + 16, dtype=np.int64)[8:8 + NUM_STATS]
+        st = worker_row(L.STATE_WIDTH)
+        row = worker_row(NUM_STATS)
         b = next_block(counter)
         while b < n_blocks:
             row[:] = 0
