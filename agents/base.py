@@ -2,13 +2,13 @@
 
 Every agent has ``reset(seed)`` and a batched ``act(observations, legal_masks) -> actions``.
 
-``CompiledAgent``s (random, heuristic, ...) also have a numba policy: the game's compiled
-loops (``agents/<game>/play_nb.py``) call ``choose_action(kind, params, ...)`` with the agent's
-``kind`` id and float ``params`` vector, so a simulation never returns to Python per move.
-Their observations are the engine's state rows of the games where they are to act: a compiled
-policy reads only what the seat to act may know (its own cards, cards played, the trick, the
-turn-up and where it went, bids, voids shown, scores), which ``tests/agents`` checks by
-changing the hidden cards.
+``CompiledAgent``s (random, heuristic, ...) also have a numba policy: the table's compiled
+loops (``cardsim.table_nb``) call ``choose_action(kind, params, ...)`` of this package's policy
+set (``AGENT_POLICIES``: ``agents/<game>/policy_nb.py``) with the agent's ``kind`` id and float
+``params`` vector, so a simulation never returns to Python per move. A compiled policy reads
+the engine state row of the seat to act, and only what that seat may know (its own cards,
+cards played, the trick, the turn-up and where it went, bids, voids shown, scores), which
+``tests/agents`` checks by changing the hidden cards.
 """
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ from typing import ClassVar
 import numpy as np
 
 from cardsim.errors import InvalidConfigError
+from cardsim.policy_nb import PolicySet
 
 PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
+
+# The compiled policies of this package, by game: kind 0 random, 1 heuristic (policy_nb).
+AGENT_POLICIES = PolicySet("agents", {"debertz": "agents.debertz.policy_nb",
+                                      "barbu": "agents.barbu.policy_nb"})
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class CompiledAgent(Agent):
     options: dict[str, float] = field(default_factory=dict)
 
     kind: ClassVar[int] = -1
+    policies: ClassVar[PolicySet] = AGENT_POLICIES
     OPTIONS: ClassVar[dict[str, Option]] = {}
 
     def __post_init__(self):
@@ -91,16 +97,31 @@ class CompiledAgent(Agent):
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.options.items()))
 
     def act(self, observations, legal_masks=None) -> np.ndarray:
-        """Actions for ``observations = EngineView(states, rules)``: a batch of engine state
-        rows, each with this agent's seat to act. ``legal_masks`` may be omitted: a compiled
-        policy computes the legal set itself and only ever returns a legal action."""
-        from agents.registry import batch_act_kernel
+        """Actions for a batch of games where this agent's seat is to act.
 
+        ``observations`` is either what the table gives Python agents (observation vectors
+        whose ``engine`` holds the engine rows and their generators: the agent then decides
+        exactly as if it were seated at the table itself), or ``EngineView(states, rules)``: a
+        batch of engine state rows, decided with the agent's own generator (``reset``).
+        ``legal_masks`` may be omitted: a compiled policy computes the legal set itself and
+        only ever returns a legal action."""
+        from cardsim import games, table_nb
+
+        engine = getattr(observations, "engine", None)
+        if engine is not None:
+            return table_nb.act_rows(engine.game, self.policies, engine.states, engine.R,
+                                     self.kind, self.params, engine.rng,
+                                     np.ascontiguousarray(engine.rows, dtype=np.int64))
+        if not isinstance(observations, tuple):
+            raise InvalidConfigError(
+                f"compiled agent {self.label!r} decides from engine rows: give it the "
+                f"table's observations or EngineView(states, packed_rules)")
         states, packed_rules = observations
         if not hasattr(self, "_rng"):
             self.reset(0)
-        return batch_act_kernel(self.game)(np.ascontiguousarray(states), packed_rules,
-                                           self.kind, self.params, self._rng)
+        return table_nb.act_states(games.get(self.game).tag, self.policies,
+                                   np.ascontiguousarray(states), packed_rules, self.kind,
+                                   self.params, self._rng)
 
     def reset(self, seed: int) -> None:
         """Seed the agent's own generator (its random choices, not the deals)."""

@@ -1,8 +1,19 @@
 """Agents by name, with keyword options: ``"heuristic:aggression=0.7"`` or a mapping
-``{"name": "heuristic", "aggression": 0.7}``."""
+``{"name": "heuristic", "aggression": 0.7}``.
+
+A name ``"package.module:Name"`` loads an agent by import path: ``Name`` is a class or
+factory called with the options as keywords (and ``game=`` when it takes a ``game``
+argument), or an agent object itself (no options then). What it gives must have the batched
+``act(observations, legal_masks)`` of the agent protocol. Options follow a second colon:
+``"mypkg.bots:MyAgent:depth=2"`` (or ``{name: mypkg.bots:MyAgent, depth: 2}`` in YAML).
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import os
+import sys
 from typing import Any, Mapping
 
 from agents.base import Agent, RandomAgent
@@ -47,6 +58,11 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidConfigError(f"agent must be a name like 'heuristic', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
+    known = {n for _, n in _catalogue()}
+    if name not in known and rest and "=" not in rest.partition(":")[0]:
+        # an import path "package.module:Name", its options after a second colon
+        attr, _, rest = rest.partition(":")
+        name = f"{name}:{attr}"
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, text = item.partition("=")
@@ -57,26 +73,80 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
-    """The agent a spec names, for ``game``; unknown names or options are clear errors."""
+    """The agent a spec names, for ``game``; unknown names or options are clear errors.
+    An agent object (anything with ``act``) is returned as it is."""
     if game not in GAMES:
         raise InvalidConfigError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    if isinstance(spec, Agent):
-        return spec
+    if not isinstance(spec, (str, Mapping)):
+        if callable(getattr(spec, "act", None)):
+            return spec
+        raise InvalidConfigError(f"agent {spec!r} has no act(observations, legal_masks) method")
     name, options = parse_spec(spec)
+    if is_import_path(name):
+        return load_agent(name, options, game)
     cls = _catalogue().get((game, name))
     if cls is None:
         raise InvalidConfigError(
-            f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}")
+            f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
+            f"or an import path package.module:Name")
     return cls(game=game, options=options)
 
 
-def batch_act_kernel(game: str):
-    """The compiled ``batch_act(states, R, kind, params, rng)`` of a game."""
-    if game == "debertz":
-        from agents.debertz.play_nb import batch_act
+def is_import_path(name: str) -> bool:
+    module, colon, attr = name.partition(":")
+    return bool(colon and module and attr)
+
+
+def load_agent(path: str, options: dict[str, Any], game: str):
+    """The agent an import path ``package.module:Name`` gives (see the module doc string)."""
+    module_name, _, attr = path.partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())  # a console script does not look in the current directory
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise InvalidConfigError(f"agent {path!r}: cannot import module {module_name!r} "
+                                 f"({e})") from None
+    target = module
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise InvalidConfigError(f"agent {path!r}: module {module_name!r} has no "
+                                     f"{attr!r}")
+        target = getattr(target, part)
+    if not inspect.isclass(target) and callable(getattr(target, "act", None)):
+        if options:
+            raise InvalidConfigError(f"agent {path!r} is an agent object and takes no "
+                                     f"options; got {', '.join(sorted(options))}")
+        agent = target
+    elif callable(target):
+        kwargs = dict(options)
+        if _takes(target, "game"):
+            kwargs["game"] = game
+        try:
+            agent = target(**kwargs)
+        except TypeError as e:
+            raise InvalidConfigError(f"agent {path!r} does not accept the options "
+                                     f"{sorted(options)}: {e}") from None
     else:
-        from agents.barbu.play_nb import batch_act
-    return batch_act
+        raise InvalidConfigError(f"agent {path!r} is neither an agent, a class nor a factory")
+    if not callable(getattr(agent, "act", None)):
+        raise InvalidConfigError(f"agent {path!r} has no act(observations, legal_masks) "
+                                 f"method")
+    if not getattr(agent, "label", None):
+        try:  # tables and logs name the agent by its spec
+            opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+            agent.label = f"{path}:{opts}" if opts else path
+        except AttributeError:
+            pass  # an object that refuses attributes is named by its class
+    return agent
+
+
+def _takes(fn, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def describe_agents(game: str) -> str:

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 
-GAMES = ("debertz", "barbu")
+from cardsim.games import GAMES
 
 
 class ArgumentError(Exception):
@@ -113,11 +113,12 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
+    from cardsim import games
     from cardsim.errors import InvalidConfigError
-    from experiments.games import game_info
 
+    contract = games.get(game)
     base = {}
-    if game != "debertz" and (players is not None or teams):
+    if len(contract.player_counts) == 1 and (players is not None or teams):
         raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
                                  f"players each for themselves")
     if players is not None:
@@ -125,7 +126,7 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
     if teams:
         base["teams"] = True
         base.setdefault("players", 4)
-    return game_info(game).rules_cls.from_overrides(list(overrides), base)
+    return contract.rules_cls.from_overrides(list(overrides), base)
 
 
 def format_summary(summary: dict) -> str:
@@ -165,9 +166,9 @@ def run(args) -> int:
         os.environ.setdefault("NUMBA_NUM_THREADS", str(args.threads))
     progress = not getattr(args, "json", False) and sys.stderr.isatty()
     if args.command == "rules":
-        from experiments.games import game_info
+        from cardsim import games
 
-        print(game_info(args.game).rules_cls.describe())
+        print(games.get(args.game).rules_cls.describe())
     elif args.command == "agents":
         from agents.registry import describe_agents
 
@@ -181,13 +182,10 @@ def run(args) -> int:
                            history_path=args.history, progress=progress)
         print_summary(summary, args.json)
     elif args.command == "bench":
+        from cardsim import games
+
         rules = make_rules(args.game, args.players, args.teams, args.rule)
-        if args.game == "debertz":
-            from cardsim.debertz.summary import bench
-            result = bench(rules, hands=args.hands, threads=args.threads)
-        else:
-            from cardsim.barbu.summary import bench
-            result = bench(hands=args.hands, threads=args.threads)
+        result = games.get(args.game).bench(rules, hands=args.hands, threads=args.threads)
         print_summary(result, args.json)
     elif args.command == "tournament":
         from experiments.tournament import format_table, tournament

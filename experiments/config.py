@@ -49,9 +49,9 @@ class ExperimentConfig:
         return asdict(self)
 
     def make_rules(self):
-        from experiments.games import game_info
+        from cardsim import games
 
-        return game_info(self.game).rules_cls.from_dict(self.rules)
+        return games.get(self.game).rules_cls.from_dict(self.rules)
 
 
 ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}

@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import CompiledAgent
 from agents.registry import make_agent
+from cardsim import games
 from cardsim.errors import InvalidConfigError
-from cardsim.runtime import blocks_for, threads
-from experiments.games import play_module, seats_of, side_of, sides_of
+from cardsim.table import Seating, Table, agent_label
 from experiments.stats import mean_ci
 
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
@@ -37,10 +36,11 @@ CHUNK = 1 << 15                    # items per compiled call
 def seating_patterns(rules, a: int, b: int) -> np.ndarray:
     """Rows: agent index per seat. Teams and 2 players: the two swaps; otherwise each agent
     alone in each seat against the other agent in every other seat."""
-    n = seats_of(rules)
-    if sides_of(rules) == 2:
-        rows = [[a if side_of(rules, s) == 0 else b for s in range(n)],
-                [b if side_of(rules, s) == 0 else a for s in range(n)]]
+    g = games.get(rules.GAME)
+    n = g.players(rules)
+    if g.sides(rules) == 2:
+        rows = [[a if g.side_of(rules, s) == 0 else b for s in range(n)],
+                [b if g.side_of(rules, s) == 0 else a for s in range(n)]]
     else:
         rows = []
         for lone, rest in ((a, b), (b, a)):
@@ -68,7 +68,7 @@ class Tournament:
                  by_contract: bool = False):
         if deals is not None and games is not None:
             raise InvalidConfigError("give either deals or games, not both")
-        if by_contract and (game != "barbu" or games is not None or not duplicate):
+        if by_contract and (not _has_contracts(game) or games is not None or not duplicate):
             raise InvalidConfigError("by_contract needs Barbu, single deals and duplicate play")
         self.by_contract = by_contract
         self.game, self.rules, self.seed = game, rules, seed
@@ -80,15 +80,10 @@ class Tournament:
         if len(agent_specs) < 2:
             raise InvalidConfigError("a tournament needs at least 2 agents")
         self.agents = [make_agent(s, game) for s in agent_specs]
-        for a in self.agents:
-            if not isinstance(a, CompiledAgent):
-                raise InvalidConfigError(f"agent {a.label!r} has no compiled policy")
-        self.labels = _unique_labels([a.label for a in self.agents])
-        self.kinds = np.array([a.kind for a in self.agents], dtype=np.int64)
-        self.params = np.stack([a.params for a in self.agents])
+        self.labels = _unique_labels([agent_label(a) for a in self.agents])
         self.pairings = [Pairing(a, b, seating_patterns(rules, a, b))
                          for a, b in itertools.combinations(range(len(self.agents)), 2)]
-        self.R = rules.pack()
+        self.table = Table(game, rules)
 
     def chunks(self, chunk: int = CHUNK):
         """(pairing index, lo, hi) of every chunk of work, in a fixed order."""
@@ -97,35 +92,31 @@ class Tournament:
                 yield k, lo, min(self.items, lo + chunk)
 
     def play_chunk(self, k: int, lo: int, hi: int, n_threads: int = 1):
-        """Play items lo..hi-1 of pairing k; returns (points, wins, deals) arrays."""
+        """Play items lo..hi-1 of pairing k; returns (points, wins, deals[, contracts])."""
         pairing = self.pairings[k]
-        play = play_module(self.game)
-        idx = np.array([pairing.a, pairing.b])
-        kinds, params = self.kinds[idx], self.params[idx]
+        agents = [self.agents[pairing.a], self.agents[pairing.b]]
         local = np.where(pairing.patterns == pairing.a, 0, 1).astype(np.int64)
-        with threads(n_threads):
-            if self.by_contract:  # Barbu: item i plays contract i % 7 in every pattern
-                points, wins, deals, contracts = play.duplicate_contracts(
-                    self.R, self.seed, lo, hi - lo, local, kinds, params,
-                    blocks_for(hi - lo, n_threads))[:4]
-                return points, wins, deals, contracts[:, 0]
-            if self.duplicate:
-                return play.duplicate_match(self.R, self.seed, lo, hi - lo, self.whole, local,
-                                            kinds, params, blocks_for(hi - lo, n_threads))
-            # each item played once: the chunk is cut into one contiguous share per
-            # seating pattern, so the patterns are taken in turn
-            P = local.shape[0]
-            parts = [[], [], []]
-            for p in range(P):
-                a = lo + (hi - lo) * p // P
-                b = lo + (hi - lo) * (p + 1) // P
-                if b > a:
-                    r = play.duplicate_match(self.R, self.seed, a, b - a, self.whole,
-                                             local[p:p + 1], kinds, params,
-                                             blocks_for(b - a, n_threads))
-                    for part, x in zip(parts, r):
-                        part.append(x)
-            return tuple(np.concatenate(part) for part in parts)
+        if self.by_contract:  # Barbu: item i plays contract i % 7 in every pattern
+            points, wins, deals, labels, _ = self.table.duplicate(
+                Seating(agents, local), self.seed, lo, hi - lo, self.whole, force=True,
+                detail=True, n_threads=n_threads)
+            return points, wins, deals, labels[:, 0]
+        if self.duplicate:
+            return self.table.duplicate(Seating(agents, local), self.seed, lo, hi - lo,
+                                        self.whole, n_threads=n_threads)[:3]
+        # each item played once: the chunk is cut into one contiguous share per seating
+        # pattern, so the patterns are taken in turn
+        P = local.shape[0]
+        parts = [[], [], []]
+        for p in range(P):
+            a = lo + (hi - lo) * p // P
+            b = lo + (hi - lo) * (p + 1) // P
+            if b > a:
+                r = self.table.duplicate(Seating(agents, local[p:p + 1]), self.seed, a, b - a,
+                                         self.whole, n_threads=n_threads)
+                for part, x in zip(parts, r):
+                    part.append(x)
+        return tuple(np.concatenate(part) for part in parts)
 
     def add_chunk(self, k: int, result) -> None:
         points, wins, deals = result[:3]
@@ -171,7 +162,7 @@ class Tournament:
                 "significant": bool(abs(diff) > half) if not math.isnan(half) else False,
                 "win_rate": [float(wins[:, 0].mean()), float(wins[:, 1].mean())]
                 if self.whole else None,
-                "by_contract": _by_contract(pts, np.concatenate(p.contracts))
+                "by_contract": _by_contract(self.game, pts, np.concatenate(p.contracts))
                 if p.contracts else None,
             })
         for i, label in enumerate(self.labels):
@@ -227,12 +218,10 @@ class Tournament:
                        for r in ratings), key=lambda r: -r["ordinal"])
 
 
-def _by_contract(pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
+def _by_contract(game: str, pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
     """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
-    from cardsim.barbu.actions import CONTRACT_NAMES
-
     rows = []
-    for c, name in enumerate(CONTRACT_NAMES):
+    for c, name in enumerate(games.get(game).contract_names()):
         sel = pts[contracts == c]
         if len(sel):
             diff, half = mean_ci(sel[:, 0] - sel[:, 1])
@@ -240,6 +229,10 @@ def _by_contract(pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
                          "mean_points": [float(sel[:, 0].mean()), float(sel[:, 1].mean())],
                          "difference": diff, "difference_ci95": half})
     return rows
+
+
+def _has_contracts(game: str) -> bool:
+    return bool(games.get(game).contract_names())
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

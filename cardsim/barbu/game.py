@@ -58,7 +58,15 @@ def _seat_list(values, name: str, lo: int | None = None, hi: int | None = None) 
 
 
 class BarbuGame:
-    """One Barbu match (rules/barbu.md). ``state`` is a (1, STATE_WIDTH) int64 batch."""
+    """One Barbu match (rules/barbu.md). ``state`` is a (1, STATE_WIDTH) int64 batch.
+
+    The game face shared with DebertzGame: phase(), turn(), hand(seat), hands(),
+    legal_actions(), legal_action_names(), legal_mask(), step(action), copy(), record(),
+    num_players, rules, state. Everything else of the match (declarer, scores, ...) is a
+    read-only property.
+    """
+
+    num_players = 4  # B1: always four players, each for themselves
 
     def __init__(self, rules: BarbuRules | dict | None = None, seed: int = 0, game_id: int = 0):
         self.rules = _rules(rules)
@@ -177,6 +185,7 @@ class BarbuGame:
         return masks
 
     def copy(self) -> "BarbuGame":
+        """An independent copy of the match (the state row is copied)."""
         other = BarbuGame.__new__(BarbuGame)
         other.rules, other.seed, other.game_id, other.R = self.rules, self.seed, self.game_id, self.R
         other.state = self.state.copy()
@@ -198,6 +207,10 @@ class BarbuGame:
         E.legal_array(self.st, self.R, out)
         return out
 
+    def legal_mask(self) -> np.ndarray:
+        """Bool array of NUM_ACTIONS entries, True where the action is legal."""
+        return self.legal_array().astype(bool)
+
     def step(self, action) -> None:
         """Apply an action (id or name) of the seat to act; IllegalActionError if not legal."""
         try:
@@ -207,10 +220,10 @@ class BarbuGame:
                                      f"{', '.join(self.legal_action_names())}") from None
         legal = self.legal_actions()
         if a not in legal:
-            where = f"phase {self.phase!r}"
-            if self.turn >= 0:
-                where += f", seat {self.turn} to act"
-            if self.phase == "double":
+            where = f"phase {self.phase()!r}"
+            if self.turn() >= 0:
+                where += f", seat {self.turn()} to act"
+            if self.phase() == "double":
                 where += f" (asked about seat {self.asking[1]})"
             raise IllegalActionError(
                 f"action {A.ACTION_NAMES[a]!r} is not legal in {where}; legal: "
@@ -220,7 +233,7 @@ class BarbuGame:
     def next_deal(self) -> None:
         """Start the next deal once the current one is over (B2)."""
         if self.st[L.PHASE] != L.PH_DEAL_END:
-            raise IllegalActionError(f"next_deal needs a finished deal; phase is {self.phase!r}")
+            raise IllegalActionError(f"next_deal needs a finished deal; phase is {self.phase()!r}")
         E.next_deal(self.st, self.R)
 
     # --- readable accessors -------------------------------------------------------------------
@@ -231,8 +244,13 @@ class BarbuGame:
         off = L.OFFSETS[field][0]
         return [int(x) for x in self.st[off:off + 4]]
 
-    phase = property(lambda self: L.PHASE_NAMES[self._i("phase")])
-    turn = property(lambda self: self._i("turn"), doc="seat to act, -1 if none")
+    def phase(self) -> str:
+        return L.PHASE_NAMES[self._i("phase")]
+
+    def turn(self) -> int:
+        """Seat to act, -1 when nobody is (deal over, match over)."""
+        return self._i("turn")
+
     declarer = property(lambda self: self._i("declarer"))
     dealer = property(lambda self: self._i("dealer"))
     deal_no = property(lambda self: self._i("deal_no"), doc="deal 0..27 of the match")
@@ -262,7 +280,14 @@ class BarbuGame:
         r = self._i("start_rank")
         return None if r < 0 else BARBU_DECK.ranks[r]
 
-    @property
+    def hand(self, seat: int) -> list[str]:
+        """Cards that ``seat`` holds now."""
+        if not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool)
+                and 0 <= seat < self.num_players):
+            raise InvalidConfigError(f"seat {seat!r} is out of range: seats are "
+                                     f"0..{self.num_players - 1} (B1: four players)")
+        return BARBU_DECK.format_mask(int(self.st[L.OFFSETS["hands"][0] + seat]))
+
     def hands(self) -> list[list[str]]:
         """Cards held now, per seat."""
         return [BARBU_DECK.format_mask(m) for m in self._seats("hands")]
@@ -321,12 +346,15 @@ class BarbuGame:
         w = self._i("winners")
         return [s for s in range(4) if w >> s & 1]
 
-    def to_record(self) -> dict:
-        """The cardsim-barbu/1 hand record of the deal just finished (record.py)."""
-        from cardsim.barbu.record import deal_record
-        return deal_record(self.st, self.rules, self.seed)
+    def record(self) -> dict:
+        """The cardsim-barbu/1 hand record of the deal just finished (record.py);
+        HandRecordError while the deal is still running."""
+        from cardsim.barbu.record import record_of_row  # lazy: record.replay builds BarbuGames
+        return record_of_row(self.st, self.rules, self.seed)
+
+    to_record = record  # the older name of record
 
     def __repr__(self) -> str:
         return (f"BarbuGame(deal={self.deal_no}, declarer={self.declarer}, "
-                f"contract={self.contract}, phase={self.phase!r}, turn={self.turn}, "
+                f"contract={self.contract}, phase={self.phase()!r}, turn={self.turn()}, "
                 f"scores={self.scores})")

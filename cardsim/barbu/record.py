@@ -31,9 +31,10 @@ FIELDS = ("format", "game", "deal", "seed", "rules", "declarer", "dealer", "scor
 # ---------------------------------------------------------------------------------------------
 # writing
 # ---------------------------------------------------------------------------------------------
-def deal_record(st: np.ndarray, rules: BarbuRules, seed: int | None = None) -> dict:
+def record_of_row(st: np.ndarray, rules: BarbuRules, seed: int | None = None) -> dict:
     """The record of the deal that has just ended in state row ``st`` (phase deal_end or
-    match_over). ``seed`` defaults to the one stored in the row."""
+    match_over). ``seed`` defaults to the one stored in the row. Same name and signature as
+    ``cardsim.debertz.record.record_of_row``, so code above the engines reads either game."""
     st = np.asarray(st)
     if st[L.PHASE] < L.PH_DEAL_END:
         raise HandRecordError(f"a hand record needs a finished deal; the deal is in phase "
@@ -78,6 +79,11 @@ def deal_record(st: np.ndarray, rules: BarbuRules, seed: int | None = None) -> d
         "deal_scores": seats(L.DEAL_SCORES),
         "scores_after": seats(L.SCORES),
     }
+
+
+def deal_record(st: np.ndarray, rules: BarbuRules, seed: int | None = None) -> dict:
+    """The older name of ``record_of_row`` (same arguments, same record)."""
+    return record_of_row(st, rules, seed)
 
 
 def to_json_line(record: dict) -> str:
@@ -295,7 +301,7 @@ def replay(record, check_seed: bool = False):
         do(A.START_RANK + BARBU_DECK.ranks.index(rec["start_rank"]), "start_rank")
     doubles = rec["doubles"]
     k = 0
-    while game.phase == "double":
+    while game.phase() == "double":
         speaker, target = game.asking
         if k < len(doubles) and doubles[k][0] == speaker and doubles[k][1] == target:
             do(A.DOUBLE if doubles[k][2] == "double" else A.REDOUBLE, f"doubles[{k}]")
@@ -312,15 +318,15 @@ def replay(record, check_seed: bool = False):
             f"replay: field 'doubles[{k}]': {doubles[k]} is not a choice the B6 order offers "
             f"at this point (or is out of order)")
     for i, (seat, card) in enumerate(rec["plays"]):
-        if game.phase != "play":
+        if game.phase() != "play":
             raise HandRecordError(f"replay: field 'plays[{i}]': the deal ended after {i} plays")
-        if seat != game.turn:
-            _mismatch(f"plays[{i}][0]", game.turn, seat)
+        if seat != game.turn():
+            _mismatch(f"plays[{i}][0]", game.turn(), seat)
         do(A.PASS if card == "pass" else BARBU_DECK.parse(card), f"plays[{i}]")
     if not game.is_deal_over:
         raise HandRecordError(f"replay: field 'plays': the deal is not over after "
                               f"{len(rec['plays'])} plays")
-    got = game.to_record()
+    got = game.record()
     for f in ("trick_winners", "out_order", "contract_scores", "settlements", "deal_scores",
               "scores_after"):
         if got[f] != rec[f]:

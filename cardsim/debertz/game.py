@@ -2,7 +2,10 @@
 
 ``DebertzGame`` holds the state rows of a batch (one game by default) and the packed rules;
 it checks actions before the kernels see them and raises ``IllegalActionError`` naming the
-legal ones. Everything else is done by the kernels of ``engine_nb``.
+legal ones. Everything else is done by the kernels of ``engine_nb``. Its methods are those of
+``BarbuGame`` (phase, turn, hand, hands, legal_actions, legal_action_names, legal_mask, step,
+copy, record), each with a trailing game index ``i``, so that code above the engines is
+written once for both games.
 """
 
 from __future__ import annotations
@@ -91,9 +94,38 @@ class DebertzGame:
         return game
 
     # --- reading the state ----------------------------------------------------------------
+    # The game face shared with BarbuGame: phase, turn, hand, hands, legal_actions,
+    # legal_action_names, legal_mask, step, copy, record, num_players, rules, state. Each
+    # method here takes a trailing ``i`` (the game of the batch, 0 by default) that
+    # BarbuGame, a single match, does not need.
     @property
     def batch(self) -> int:
         return self.state.shape[0]
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.players
+
+    @property
+    def st(self) -> np.ndarray:
+        """The state row (a view) of game 0, as BarbuGame.st."""
+        return self.state[0]
+
+    def _row(self, i: int) -> np.ndarray:
+        # Negative indices would silently wrap round the batch: refuse them.
+        if not (isinstance(i, (int, np.integer)) and not isinstance(i, bool)
+                and 0 <= i < self.batch):
+            raise InvalidConfigError(
+                f"game index i={i!r} is out of range: this batch holds games 0..{self.batch - 1}")
+        return self.state[i]
+
+    def _seat(self, seat: int) -> int:
+        n = self.rules.players
+        if not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool)
+                and 0 <= seat < n):
+            raise InvalidConfigError(f"seat {seat!r} is out of range: seats are 0..{n - 1} "
+                                     f"in a {n}-player game")
+        return int(seat)
 
     def field(self, name: str, i: int = 0):
         """Value of a state field of game i: an int, or an array for wider fields."""
@@ -101,36 +133,49 @@ class DebertzGame:
             raise KeyError(f"no Debertz state field {name!r}; fields: {', '.join(L.OFFSETS)}")
         off, width = L.OFFSETS[name]
         if width == 1:
-            return int(self.state[i, off])
-        return self.state[i, off:off + width]
+            return int(self._row(i)[off])
+        return self._row(i)[off:off + width]
 
     def phase(self, i: int = 0) -> str:
-        return L.PHASE_NAMES[self.state[i, L.PHASE]]
+        return L.PHASE_NAMES[self._row(i)[L.PHASE]]
 
     def turn(self, i: int = 0) -> int:
-        return int(self.state[i, L.TURN])
+        """Seat to act in game i, -1 when nobody is (deal end, game over)."""
+        return int(self._row(i)[L.TURN])
 
     def hand(self, seat: int, i: int = 0) -> list[str]:
-        return DEBERTZ_DECK.format_mask(self.state[i, L.HANDS + seat])
+        """Cards that ``seat`` holds now in game i."""
+        return DEBERTZ_DECK.format_mask(self._row(i)[L.HANDS + self._seat(seat)])
 
-    def legal_mask(self, i: int = 0) -> int:
-        """Legal actions of game i as an int bit mask (bit a = action a)."""
-        return int(E.legal_mask(self.state[i], self.R))
+    def hands(self, i: int = 0) -> list[list[str]]:
+        """Cards held now in game i, per seat."""
+        return [self.hand(s, i) for s in range(self.rules.players)]
+
+    def legal_bits(self, i: int = 0) -> int:
+        """Legal actions of game i as an int bit mask (bit a = action a), as the kernel
+        gives them (40 actions fit one int64)."""
+        return int(E.legal_mask(self._row(i), self.R))
 
     def legal_actions(self, i: int = 0) -> list[int]:
-        m = self.legal_mask(i)
+        m = self.legal_bits(i)
         return [a for a in range(NUM_ACTIONS) if m >> a & 1]
 
-    def legal_bools(self, i: int = 0) -> np.ndarray:
-        return mask_to_bools(self.legal_mask(i))
+    def legal_action_names(self, i: int = 0) -> list[str]:
+        return [action_name(a) for a in self.legal_actions(i)]
+
+    def legal_mask(self, i: int = 0) -> np.ndarray:
+        """Bool array of NUM_ACTIONS entries, True where the action is legal in game i."""
+        return mask_to_bools(self.legal_bits(i))
+
+    legal_bools = legal_mask  # the older name of legal_mask
 
     # --- acting ---------------------------------------------------------------------------
     def step(self, action, i: int = 0) -> None:
         """Apply an action (id, or a card string such as 'TS'); raises IllegalActionError."""
         a = self.parse_action(action)
-        m = self.legal_mask(i)
+        m = self.legal_bits(i)
         if not (0 <= a < NUM_ACTIONS and m >> a & 1):
-            legal = ", ".join(action_name(x) for x in self.legal_actions(i)) or "none"
+            legal = ", ".join(self.legal_action_names(i)) or "none"
             who = f"seat {self.turn(i)}" if self.turn(i) >= 0 else "nobody"
             raise IllegalActionError(
                 f"action {action!r} is not legal in game {i} (phase {self.phase(i)}, "
@@ -139,11 +184,25 @@ class DebertzGame:
 
     def next_deal(self, i: int = 0) -> None:
         """Start the next deal once the current one has ended."""
-        if self.state[i, L.PHASE] != L.PH_DEAL_END:
+        if self._row(i)[L.PHASE] != L.PH_DEAL_END:
             raise IllegalActionError(
                 f"game {i} cannot start a new deal in phase {self.phase(i)}; "
                 f"only after a deal has ended (phase deal_end)")
         E.next_deal(self.state[i], self.R)
+
+    def copy(self) -> "DebertzGame":
+        """An independent copy of the whole batch (the state rows are copied)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        return other
+
+    def record(self, i: int = 0) -> dict:
+        """The cardsim-debertz/1 hand record of the deal that has just ended in game i
+        (record.py); HandRecordError while the deal is still running."""
+        from cardsim.debertz.record import deal_record  # record.py imports this module
+        self._row(i)
+        return deal_record(self, i)
 
     @staticmethod
     def parse_action(action) -> int:

@@ -1,6 +1,7 @@
 """``cardsim-debertz/1`` hand records (rules/history.md): write, read, replay.
 
-``deal_record`` turns the state row of a game whose deal has just ended into a record;
+``record_of_row`` turns the state row of a game whose deal has just ended into a record
+(``deal_record`` does the same for game i of a ``DebertzGame``);
 ``replay`` plays a record's actions through the engine and checks it reproduces the record.
 """
 
@@ -50,11 +51,21 @@ def seat_melds(hand: int, trump: int, rules: DebertzRules) -> list[dict]:
 def deal_record(game: DebertzGame, i: int = 0) -> dict:
     """The record of the deal that has just ended in game i of the batch."""
     st = game.state[i]
-    rules = game.rules
-    n, sides = rules.players, rules.sides
     if st[L.PHASE] < L.PH_DEAL_END:
         raise HandRecordError(f"game {i}: the deal has not ended yet (phase "
                               f"{L.PHASE_NAMES[st[L.PHASE]]})")
+    return record_of_row(st, game.rules)
+
+
+def record_of_row(st: np.ndarray, rules: DebertzRules, seed: int | None = None) -> dict:
+    """The record of the deal that has just ended in state row ``st`` (phase deal_end or
+    game_over). ``seed`` defaults to the one stored in the row. Same name and signature as
+    ``cardsim.barbu.record.record_of_row``, so code above the engines reads either game."""
+    st = np.asarray(st)
+    if st[L.PHASE] < L.PH_DEAL_END:
+        raise HandRecordError(f"a hand record needs a finished deal; the deal is in phase "
+                              f"{L.PHASE_NAMES[int(st[L.PHASE])]!r}")
+    n, sides = rules.players, rules.sides
 
     def per_side(off):
         return [int(v) for v in st[off:off + sides]]
@@ -64,7 +75,7 @@ def deal_record(game: DebertzGame, i: int = 0) -> dict:
         "format": FORMAT,
         "game": int(st[L.GAME_ID]),
         "deal": int(st[L.DEAL_NO]),
-        "seed": int(st[L.SEED]),
+        "seed": int(st[L.SEED]) if seed is None else int(seed),
         "rules": rules.to_dict(),
         "dealer": dealer,
         "scores_before": per_side(L.SCORES_BEFORE),

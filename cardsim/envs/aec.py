@@ -15,10 +15,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.games import kit
+from cardsim import games
+from cardsim.envs import kernels_nb as K
+from cardsim.envs.kernels_nb import EPISODE_END, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
-
-LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
+from cardsim.policy_nb import PYTHON, RANDOM_POLICIES
 
 
 class CardGameAEC(AECEnv):
@@ -28,7 +29,7 @@ class CardGameAEC(AECEnv):
     def __init__(self, *, rules=None, episode: str = "deal", reward_scale: float = 0.01,
                  render_mode: str | None = None, **conventions):
         super().__init__()
-        self.kit = kit(self.GAME)
+        self.kit = games.get(self.GAME)
         self.rules = self.kit.make_rules(rules, conventions)
         self.R = self.rules.pack()
         if episode not in ("deal", "game"):
@@ -54,6 +55,8 @@ class CardGameAEC(AECEnv):
         self._legal = np.zeros(self.kit.num_actions, dtype=np.uint8)
         self._rewards = np.zeros(4, dtype=np.float64)
         self._rng = np.zeros(1, dtype=np.uint64)
+        self._kinds = np.full(4, PYTHON, dtype=np.int64)  # every seat decides from Python
+        self._params = np.zeros((4, 1), dtype=np.float64)
         self._started = False
         self._engine_seed = 0
         self._game_id = 0
@@ -75,14 +78,11 @@ class CardGameAEC(AECEnv):
             self._engine_seed = int(rng.integers(0, 2**62))
             self._game_id = 0
             self._started = True
-        K = self.kit.kernels
-        all_seats = (1 << self.n_players) - 1
-        started = K.begin_episode(self._st, self.R, self._engine_seed, self._game_id,
-                                  self.whole_game, fresh)
+        started = K.begin_episode(self.kit.tag, self._st, self.R, self._engine_seed,
+                                  self._game_id, self.whole_game, fresh)
         self._game_id += started
         self._rewards[:] = 0.0
-        status = K.apply_and_advance(self._st, self.R, -1, all_seats, 0, self._rng,
-                                     self.whole_game, self._rewards, self._obs, self._legal, 0)
+        status = self._advance(-1, 0)
         assert status == LEARNER  # begin_episode skips deals where nobody decides
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -122,11 +122,8 @@ class CardGameAEC(AECEnv):
                 f"action {a} is not legal for {agent} in phase {self.kit.phase_name(self._st)};"
                 f" legal actions: {self.kit.legal_names(self._legal)}")
         self._cumulative_rewards[agent] = 0.0
-        all_seats = (1 << self.n_players) - 1
         self._rewards[:] = 0.0
-        status = self.kit.kernels.apply_and_advance(
-            self._st, self.R, a, all_seats, 0, self._rng, self.whole_game, self._rewards,
-            self._obs, self._legal, self.agent_name_mapping[agent])
+        status = self._advance(a, self.agent_name_mapping[agent])
         self.rewards = {ag: float(self._rewards[self.agent_name_mapping[ag]]) * self.reward_scale
                         for ag in self.agents}
         if status == EPISODE_END:
@@ -135,6 +132,13 @@ class CardGameAEC(AECEnv):
             self.agent_selection = self.possible_agents[self.kit.turn(self._st)]
         self._update_infos()
         self._accumulate_rewards()
+
+    def _advance(self, action: int, obs_seat: int) -> int:
+        all_seats = (1 << self.n_players) - 1
+        return K.apply_and_advance(self.kit.tag, RANDOM_POLICIES, self._st, self.R, action,
+                                   all_seats, self._kinds, self._params, self._rng,
+                                   self.whole_game, self._rewards, self._obs, self._legal,
+                                   obs_seat)
 
     def render(self):
         if self.render_mode != "ansi":

@@ -3,7 +3,8 @@
 Prints decisions per second of the batched self-play API (with and without observation
 vectors; the policy is "lowest legal action", one numpy argmax per step, included in the
 time) and learner steps per second of the single Gymnasium environments (random opponents in
-compiled code; the learner's policy is the same argmax).
+compiled code, then heuristic opponents, also stepped inside the compiled step; the learner's
+policy is the same argmax).
 """
 
 from __future__ import annotations
@@ -67,9 +68,12 @@ def main(argv=None) -> None:
             print(f"self-play {game:<8} batch {args.batch} threads {args.threads} "
                   f"observations {str(obs):<5}: {rate:>12,.0f} decisions/s")
     for env_id in ("cardsim/Debertz-v0", "cardsim/Barbu-v0"):
-        for mode in ("vector", "dict"):
-            rate = bench_gym(env_id, args.seconds, observation_mode=mode)
-            print(f"gymnasium {env_id:<20} observation {mode:<6}: {rate:>10,.0f} steps/s")
+        for opponents in ("random", "heuristic"):
+            for mode in ("vector", "dict"):
+                rate = bench_gym(env_id, args.seconds, observation_mode=mode,
+                                 opponents=opponents)
+                print(f"gymnasium {env_id:<20} opponents {opponents:<9} observation "
+                      f"{mode:<6}: {rate:>10,.0f} steps/s")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

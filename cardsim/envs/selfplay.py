@@ -2,7 +2,7 @@
 
 ``SelfPlayBatch`` keeps N engine state rows. Each call of ``step(actions)`` makes one decision
 in every game — row i's seat to act plays ``actions[i]`` — in one parallel kernel
-(``prange`` over games, cardsim.envs.<game>_nb.batch_step), which also scores deal ends,
+(``prange`` over games, cardsim.envs.kernels_nb.batch_step), which also scores deal ends,
 starts next deals and episodes, and writes for every game the seat to act, its observation
 vector and its legal mask. Nothing returns to Python per game.
 
@@ -25,7 +25,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from cardsim.envs.games import kit
+from cardsim import games
+from cardsim.envs import kernels_nb as K
 from cardsim.errors import IllegalActionError, InvalidConfigError
 
 
@@ -64,7 +65,7 @@ class SelfPlayBatch:
                  episode: str = "deal", autoreset: str = "same_step", observations: bool = True,
                  threads: int | None = None, reward_scale: float = 1.0,
                  check_actions: bool = True, first_game: int = 0, **conventions):
-        self.kit = kit(game)
+        self.kit = games.get(game)
         self.game = game
         self.rules = self.kit.make_rules(rules, conventions)
         self.R = self.rules.pack()
@@ -135,7 +136,7 @@ class SelfPlayBatch:
         self.game_ids[:] = self.first_game + np.arange(self.num_games)
         self.rewards[:] = 0.0
         self.done[:] = False
-        self.kit.kernels.batch_reset(self.states, self.R, self.seed, self.game_ids,
+        K.batch_reset(self.kit.tag, self.states, self.R, self.seed, self.game_ids,
                                      self.num_games, self.whole_game, self.pending, self.seats,
                                      self.obs, self._legal, self.with_obs, self._blocks())
         return self._result()
@@ -155,7 +156,7 @@ class SelfPlayBatch:
                 raise IllegalActionError(
                     f"action {int(actions[i])} of game {i} (seat {int(self.seats[i])}) is not "
                     f"legal; legal actions: {legal}")
-        self.kit.kernels.batch_step(self.states, self.R, actions, self.seed, self.game_ids,
+        K.batch_step(self.kit.tag, self.states, self.R, actions, self.seed, self.game_ids,
                                     self.num_games, self.whole_game, self.same_step,
                                     self.pending, self.seats, self.obs, self._legal,
                                     self.rewards, self.done, self.final_obs, self.with_obs,

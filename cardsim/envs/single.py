@@ -1,16 +1,18 @@
-"""The single-agent Gymnasium environment, written once for both games (``games.GameKit``).
+"""The single-agent Gymnasium environment, written once for both games (``cardsim.games``).
 
-One learning seat (or, in team Debertz, side) plays against opponent policies. Opponents
-default to the engine's uniform random policy, which runs inside the compiled loop; any object
-with the agent protocol (``reset(seed)``, batched ``act(observations, legal_masks)``) or a
-plain callable ``f(observation_vector, legal_bools) -> action`` can take any other seat:
+One learning seat (or, in team Debertz, side) plays against opponent policies:
 
-- agents with a compiled policy (``kind`` and ``params`` attributes, or
-  ``observation_kind == "engine"``) receive ``(states, packed_rules)`` — a batch of one engine
-  state row — like ``agents.base.EngineView``;
-- other agents receive the observation vector of their seat, shape (1, OBS_SIZE), and the
-  legal mask, shape (1, NUM_ACTIONS) booleans.
+- **compiled** agents (random, heuristic, ...: anything with ``kind``, ``params`` and
+  ``policies``, see ``cardsim.table``) decide inside the env's compiled step
+  (``kernels_nb.apply_and_advance``): no Python per opponent move;
+- **Python** agents (any object with the batched ``act(observations, legal_masks)``) are
+  asked through the same call the table makes, with a batch of one: the observation vector
+  of their seat, shape (1, OBS_SIZE), and the legal mask, shape (1, NUM_ACTIONS) booleans;
+- a plain callable ``f(observation_vector, legal_bools) -> action`` also works;
+- a spec string or mapping (``"heuristic"``, ``"heuristic:aggression=0.7"``,
+  ``"mypkg.bots:MyAgent"``) is resolved to an agent (``cardsim.table.resolve_agent``).
 
+Seats left out (or ``None``/``"random"``) play uniformly at random inside the engine.
 The game classes (``DebertzEnv``, ``BarbuEnv``) carry the docstring cards.
 """
 
@@ -22,31 +24,24 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cardsim.envs.games import GameKit, kit
+from cardsim import games
+from cardsim.envs import kernels_nb as K
+from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
-
-LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
-
-
-def is_engine_agent(agent) -> bool:
-    """Whether an agent observes engine state rows (compiled agents) rather than vectors."""
-    kind = getattr(agent, "observation_kind", None)
-    if kind is not None:
-        return kind == "engine"
-    return hasattr(agent, "kind") and hasattr(agent, "params") and hasattr(agent, "act")
+from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES
+from cardsim.table import EngineRows, Observations, agent_label, is_compiled, resolve_agent
 
 
-def agent_action(agent, state_row, R, obs, legal) -> int:
-    """One action of an opponent agent for the seat whose observation is ``obs``."""
+def opponent_action(agent, game, st_rows, R, rng, obs, legal) -> int:
+    """One action of a Python opponent for the seat whose observation is ``obs``."""
     if hasattr(agent, "act"):
-        if is_engine_agent(agent):
-            out = agent.act((state_row[None, :].copy(), R), legal[None, :].astype(bool))
-        else:
-            out = agent.act(obs[None, :].copy(), legal[None, :].astype(bool))
-    elif callable(agent):
-        out = agent(obs.copy(), legal.astype(bool))
+        view = obs[None, :].copy().view(Observations)
+        view.engine = EngineRows(game.tag, st_rows, R, rng, np.zeros(1, dtype=np.int64))
+        out = agent.act(view, legal[None, :].astype(bool))
     else:
-        raise InvalidConfigError(f"opponent {agent!r} has no act() method and is not callable")
+        out = agent(obs.copy(), legal.astype(bool))
+    if hasattr(out, "detach"):  # a torch tensor
+        out = out.detach().cpu().numpy()
     return int(np.asarray(out).reshape(-1)[0])
 
 
@@ -73,7 +68,7 @@ class LegalDiscrete(spaces.Discrete):
         return state
 
 
-def observation_space(k: GameKit, mode: str) -> spaces.Space:
+def observation_space(k: games.Game, mode: str) -> spaces.Space:
     """Dict of named pieces + "vector" + "action_mask", or just the vector Box."""
     spec = k.observer.SPEC
     low, high = spec.low_high()
@@ -97,7 +92,7 @@ class CardGameEnv(gym.Env):
                  opponents: Any = None, episode: str = "deal", reward_scale: float = 0.01,
                  win_reward: float = 0.0, observation_mode: str = "dict",
                  render_mode: str | None = None, **conventions):
-        self.kit = kit(self.GAME)
+        self.kit = games.get(self.GAME)
         self.rules = self.kit.make_rules(rules, conventions)
         self.R = self.rules.pack()
         self.n_players = self.kit.players(self.rules)
@@ -122,6 +117,16 @@ class CardGameEnv(gym.Env):
         self.observation_mode = observation_mode
         self.render_mode = render_mode
         self._opponents = self._parse_opponents(opponents)
+        compiled = [a for a in self._opponents.values() if is_compiled(a)]
+        sets = {id(a.policies): a.policies for a in compiled if int(a.kind) != RANDOM}
+        if len(sets) > 1:
+            raise InvalidConfigError("opponents from different compiled policy sets cannot "
+                                     "share a table")
+        self._policies = next(iter(sets.values())) if sets else RANDOM_POLICIES
+        self._params = np.zeros((4, max([len(a.params) for a in compiled], default=1)))
+        for s, a in self._opponents.items():
+            if is_compiled(a):
+                self._params[s, :len(a.params)] = a.params
         self.observation_space = observation_space(self.kit, observation_mode)
         self.action_space = LegalDiscrete(self.kit.num_actions, self.action_masks)
         L = self.kit.layout
@@ -139,25 +144,42 @@ class CardGameEnv(gym.Env):
 
     # --- set-up ---------------------------------------------------------------------------
     def _parse_opponents(self, opponents) -> dict[int, Any]:
-        """Seat -> external agent; seats left out use the built-in random policy."""
+        """Seat -> opponent agent; seats left out play at random inside the engine."""
         n = self.n_players
         if opponents is None or opponents == "random":
             return {}
-        if isinstance(opponents, Mapping):
+        if isinstance(opponents, Mapping) and "name" not in opponents:
             bad = [s for s in opponents if type(s) is not int or not 0 <= s < n]
             if bad:
                 raise InvalidConfigError(f"opponents keys must be seats 0..{n - 1}, got {bad[0]!r}")
-            return {s: a for s, a in opponents.items() if a is not None and a != "random"}
-        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            chosen = dict(opponents)
+        elif isinstance(opponents, Sequence) and not isinstance(opponents, str):
             if len(opponents) != n:
                 raise InvalidConfigError(
                     f"opponents as a list needs one entry per seat ({n}), got {len(opponents)}")
-            return {s: a for s, a in enumerate(opponents) if a is not None and a != "random"}
-        if hasattr(opponents, "act") or callable(opponents):
-            return {s: opponents for s in range(n)}
-        raise InvalidConfigError(
-            f"opponents must be None, an agent, a list per seat or a dict seat -> agent; "
-            f"got {opponents!r}")
+            chosen = dict(enumerate(opponents))
+        elif isinstance(opponents, (str, Mapping)) or hasattr(opponents, "act") \
+                or callable(opponents):
+            chosen = {s: opponents for s in range(n)}
+        else:
+            raise InvalidConfigError(
+                f"opponents must be None, an agent or agent spec, a list per seat or a dict "
+                f"seat -> agent; got {opponents!r}")
+        out = {}
+        resolved: dict[int, Any] = {}
+        for s, a in chosen.items():
+            if a is None or a == "random":
+                continue
+            if isinstance(a, (str, Mapping)):  # one agent object per distinct spec
+                key = id(a) if isinstance(a, Mapping) else a
+                a = resolved.setdefault(key, resolve_agent(a, self.GAME))
+            if not (is_compiled(a) or hasattr(a, "act") or callable(a)):
+                raise InvalidConfigError(f"opponent {a!r} has no act() method and is not "
+                                         f"callable")
+            if is_compiled(a) and int(a.kind) == RANDOM:
+                continue  # the engine's own random policy, drawing the same way
+            out[s] = a
+        return out
 
     @property
     def learner_seats(self) -> tuple[int, ...]:
@@ -168,10 +190,17 @@ class CardGameEnv(gym.Env):
                          if self.kit.side_of(self.rules, s) == side)
         return (self.seat,)
 
-    def _masks(self) -> tuple[int, int]:
+    def _seat_kinds(self) -> tuple[int, np.ndarray]:
+        """The learner seats as a bit mask, and each seat's policy kind for the compiled
+        step: learner seats and Python opponents stop it (PYTHON), compiled opponents have
+        their kind, the others play at random."""
         learners = sum(1 << s for s in self.learner_seats)
-        external = sum(1 << s for s in self._opponents if not learners >> s & 1)
-        return learners, external
+        kinds = np.full(4, RANDOM, dtype=np.int64)
+        for s, a in self._opponents.items():
+            kinds[s] = int(a.kind) if is_compiled(a) else PYTHON
+        for s in self.learner_seats:
+            kinds[s] = PYTHON
+        return learners, kinds
 
     # --- Gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -190,11 +219,10 @@ class CardGameEnv(gym.Env):
                     agent.reset(int(self.np_random.integers(0, 2**31)))
         # An episode left before its end restarts with a new game (its deal cannot go on).
         fresh = fresh or self._status != EPISODE_END
-        K = self.kit.kernels
         status = EPISODE_END
         while status == EPISODE_END:
-            started = K.begin_episode(self._st, self.R, self._engine_seed, self._game_id,
-                                      self.whole_game, fresh)
+            started = K.begin_episode(self.kit.tag, self._st, self.R, self._engine_seed,
+                                      self._game_id, self.whole_game, fresh)
             fresh = False
             if started:
                 self._game_id += 1
@@ -243,23 +271,27 @@ class CardGameEnv(gym.Env):
     # --- internals ------------------------------------------------------------------------
     def _advance(self, action: int) -> int:
         """Apply ``action`` (-1: none), then run the other seats until the learner acts or
-        the episode ends; opponents living in Python are asked here."""
-        K = self.kit.kernels
-        learners, external = self._masks()
-        status = K.apply_and_advance(self._st, self.R, action, learners, external, self._rng,
-                                     self.whole_game, self._rewards, self._obs, self._legal,
-                                     self.seat)
+        the episode ends: compiled opponents inside the compiled step, Python opponents
+        asked here."""
+        learners, kinds = self._seat_kinds()
+
+        def advance(a):
+            return K.apply_and_advance(self.kit.tag, self._policies, self._st, self.R, a,
+                                       learners, kinds, self._params, self._rng,
+                                       self.whole_game, self._rewards, self._obs,
+                                       self._legal, self.seat)
+
+        status = advance(action)
         while status == EXTERNAL:
             seat = self.kit.turn(self._st)
             agent = self._opponents[seat]
-            a = agent_action(agent, self._st, self.R, self._obs, self._legal)
+            a = opponent_action(agent, self.kit, self._states, self.R, self._rng, self._obs,
+                                self._legal)
             if not (0 <= a < self.kit.num_actions and self._legal[a]):
                 raise IllegalActionError(
-                    f"opponent {agent!r} at seat {seat} chose action {a}, which is not legal; "
-                    f"legal actions: {self.kit.legal_names(self._legal)}")
-            status = K.apply_and_advance(self._st, self.R, a, learners, external, self._rng,
-                                         self.whole_game, self._rewards, self._obs,
-                                         self._legal, self.seat)
+                    f"opponent {agent_label(agent)!r} at seat {seat} chose action {a}, which "
+                    f"is not legal; legal actions: {self.kit.legal_names(self._legal)}")
+            status = advance(a)
         return status
 
     def _observation(self):

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from numba import njit
 
-from agents.barbu import play_nb as P
 from agents.barbu.heuristic import BarbuHeuristic
 from agents.barbu.heuristic_nb import expected_score, planned_action
 from agents.barbu.policy_nb import HEURISTIC, RANDOM
@@ -21,6 +20,7 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.bits_nb import lowest_bit
 from cardsim.cards import BARBU_DECK
 from cardsim.errors import InvalidConfigError
+from table_loops import duplicate, play_deal, simulate_agents
 
 CONVENTIONS = [
     dict(),
@@ -56,7 +56,7 @@ def test_random_agents_reproduce_the_engine_fast_path(kw, whole):
     R = BarbuRules(**kw).pack()
     n = 12 if whole else 300
     a = SN.simulate_random(R, 11, 5, n, whole, 4)
-    b = P.simulate_agents(R, 11, 5, n, whole, 3, np.zeros(4, dtype=np.int64), np.zeros((4, 8)))
+    b = simulate_agents("barbu", R, 11, 5, n, whole, 3, np.zeros(4, dtype=np.int64), np.zeros((4, 8)))
     assert (a == b).all()
 
 
@@ -64,8 +64,8 @@ def test_simulate_agents_is_independent_of_blocks_and_keeps_b8():
     R = BarbuRules().pack()
     kinds = np.array([HEURISTIC, RANDOM, HEURISTIC, RANDOM])
     params = np.stack([H, np.zeros(8), H, np.zeros(8)])
-    a = P.simulate_agents(R, 4, 0, 6, True, 1, kinds, params)
-    b = P.simulate_agents(R, 4, 0, 6, True, 4, kinds, params)
+    a = simulate_agents("barbu", R, 4, 0, 6, True, 1, kinds, params)
+    b = simulate_agents("barbu", R, 4, 0, 6, True, 4, kinds, params)
     assert (a == b).all()
     assert a[SN.S_MATCHES] == 6 and a[SN.S_DEALS] == 168 and a[SN.S_BAD] == 0
 
@@ -80,9 +80,8 @@ def test_batch_act_and_batch_play_deal_give_legal_play():
     for i in range(40):
         base, bits = legal_mask(S[i], R)
         assert (bits >> (acts[i] - base)) & 1
-    decisions = np.zeros(40, dtype=np.int64)
     kinds = np.array([HEURISTIC, RANDOM, HEURISTIC, HEURISTIC])
-    P.batch_play_deal(S, R, rng, decisions, kinds, np.stack([H] * 4))
+    decisions = play_deal("barbu", S, R, rng, kinds, np.stack([H] * 4))
     assert (S[:, L.PHASE] == L.PH_DEAL_END).all() and (decisions > 0).all()
     assert (S[:, L.DEAL_SCORES:L.DEAL_SCORES + 4].sum(axis=1)
             == np.array(A.CONTRACT_TOTALS)[S[:, L.CONTRACT]]).all()  # B8
@@ -92,8 +91,8 @@ def test_duplicate_play_shares_cards_and_forces_contracts():
     R = BarbuRules().pack()
     kinds = np.array([HEURISTIC, RANDOM])
     params = np.stack([H, np.zeros(8)])
-    pts, wins, deals, con, seat = P.duplicate_contracts(R, 2, 0, 70, PATTERNS_1V3, kinds,
-                                                         params, 3)
+    pts, wins, deals, con, seat = duplicate("barbu", R, 2, 0, 70, False, PATTERNS_1V3, kinds,
+                                               params, 3, force=True, detail=True)
     assert (con == (np.arange(70) % 7)[:, None]).all() and (deals == 4).all()
     heur = seat[:, np.arange(4), np.arange(4)]  # pattern p has the heuristic in seat p
     assert np.allclose(heur.mean(axis=1), pts[:, 0])
@@ -101,9 +100,9 @@ def test_duplicate_play_shares_cards_and_forces_contracts():
     # one heuristic and three random seats: the four patterns' scores add up to the B8 total
     tot = 4 * (pts[:, 0] + 3 * pts[:, 1])
     assert np.allclose(tot, 4 * np.array(A.CONTRACT_TOTALS)[np.arange(70) % 7])
-    again = P.duplicate_contracts(R, 2, 0, 70, PATTERNS_1V3, kinds, params, 1)
+    again = duplicate("barbu", R, 2, 0, 70, False, PATTERNS_1V3, kinds, params, 1, force=True)
     assert np.allclose(pts, again[0])
-    p3, w3, d3 = P.duplicate_match(R, 2, 0, 3, True, PATTERNS_1V3, kinds, params, 2)
+    p3, w3, d3 = duplicate("barbu", R, 2, 0, 3, True, PATTERNS_1V3, kinds, params, 2)[:3]
     assert (d3 == 4 * 28).all() and np.allclose(p3[:, 0] + 3 * p3[:, 1], 0)  # zero-sum (B8)
     assert (w3[:, 0] + 3 * w3[:, 1] >= 1 - 1e-9).all()  # somebody wins every match (B2)
 
@@ -170,7 +169,7 @@ def start(hands, contract, declarer=0, rules=None, extra=()):
     g.step(contract)
     for a in extra:
         g.step(a)
-    while g.phase == "double":
+    while g.phase() == "double":
         g.step("no_double" if "no_double" in g.legal_action_names() else "double")
     return g
 
@@ -217,7 +216,7 @@ def test_domino_opens_the_row_that_frees_its_own_cards():
                        "8H 9H TH JH QH KH AH 5D 6D 7D 8D 9D TD",
                        "JD QD KD AD 6C 7C 8C 9C TC JC QC KC AC"), "domino",
               extra=("start_7",))
-    assert g.turn == 0 and set(g.legal_action_names()) == {"7S", "7H"}
+    assert g.turn() == 0 and set(g.legal_action_names()) == {"7S", "7H"}
     assert heuristic_choice(g) == "7S"
 
 
@@ -342,10 +341,10 @@ def test_heuristic_beats_random_per_deal_and_per_match():
     R = BarbuRules().pack()
     kinds = np.array([HEURISTIC, RANDOM])
     params = np.stack([H, np.zeros(8)])
-    pts, _, _ = P.duplicate_match(R, 1, 0, 700, False, PATTERNS_1V3, kinds, params, 4)
+    pts, _, _ = duplicate("barbu", R, 1, 0, 700, False, PATTERNS_1V3, kinds, params, 4)[:3]
     diff, half = ci95(pts[:, 0] - pts[:, 1])
     assert diff - half > 0
-    pts, wins, _ = P.duplicate_match(R, 1, 0, 12, True, PATTERNS_1V3, kinds, params, 4)
+    pts, wins, _ = duplicate("barbu", R, 1, 0, 12, True, PATTERNS_1V3, kinds, params, 4)[:3]
     diff, half = ci95(28 * (pts[:, 0] - pts[:, 1]))
     assert diff - half > 0 and wins[:, 0].mean() > 0.5
 

@@ -6,7 +6,6 @@ import pytest
 
 from agents.base import EngineView
 from agents.debertz import heuristic_nb as H
-from agents.debertz import play_nb as P
 from agents.debertz.heuristic import DebertzHeuristic
 from agents.registry import make_agent
 from cardsim.cards import DEBERTZ_DECK
@@ -15,6 +14,7 @@ from cardsim.debertz import layout as L
 from cardsim.debertz import simulate_nb as SN
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.rules import DebertzRules
+from table_loops import duplicate, simulate_agents
 
 C = DEBERTZ_DECK.parse
 FULL = (1 << 32) - 1
@@ -100,7 +100,7 @@ def test_policy_choice_is_always_legal_python_stepping(kw):
             while game.state[i, L.PHASE] < L.PH_DEAL_END:
                 seat = game.turn(i)
                 legal = game.legal_actions(i)
-                raw = int(H.policy_choice(game.state[i], game.R, game.legal_mask(i), params))
+                raw = int(H.policy_choice(game.state[i], game.R, game.legal_bits(i), params))
                 assert raw in legal, (kw, game.phase(i), raw, legal)
                 a = int(heur.act(EngineView(game.state[i:i + 1], game.R))[0])
                 assert a in legal
@@ -122,8 +122,8 @@ def test_compiled_self_play_whole_games(kw):
     n = int(R[L.R_PLAYERS])
     kinds = np.ones(n, dtype=np.int64)
     params = np.tile(DebertzHeuristic(game="debertz").params, (n, 1))
-    a = P.simulate_agents(R, 5, 0, 60, True, 3, kinds, params)
-    b = P.simulate_agents(R, 5, 0, 60, True, 1, kinds, params)
+    a = simulate_agents("debertz", R, 5, 0, 60, True, 3, kinds, params)
+    b = simulate_agents("debertz", R, 5, 0, 60, True, 1, kinds, params)
     assert (a == b).all()
     assert a[SN.S_GAMES] == 60
     assert a[SN.S_PLAYED] + a[SN.S_VOID] + a[SN.S_DEBERTZ] == a[SN.S_DEALS]
@@ -252,8 +252,8 @@ def duplicate_vs_random(kw, n_games, seed=2):
         pat = np.array([[0 if s == p else 1 for s in range(n)] for p in range(n)])
     params = np.zeros((2, 8))
     params[0] = DebertzHeuristic(game="debertz").params
-    pts, _, deals = P.duplicate_match(R, seed, 0, n_games, False, pat,
-                                      np.array([1, 0], dtype=np.int64), params, 2)
+    pts, _, deals = duplicate("debertz", R, seed, 0, n_games, False, pat,
+                              np.array([1, 0], dtype=np.int64), params, 2)[:3]
     diff = pts[:, 0] - pts[:, 1]
     return diff.mean(), 1.96 * diff.std(ddof=1) / np.sqrt(n_games)
 

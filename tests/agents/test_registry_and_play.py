@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from agents.base import EngineView, RandomAgent
-from agents.debertz import play_nb as P
 from agents.registry import make_agent, parse_spec
 from cardsim.debertz import simulate_nb as SN
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import InvalidConfigError
+from table_loops import duplicate, simulate_agents
 
 
 def test_specs_parse_strings_and_mappings():
@@ -41,7 +41,7 @@ def test_random_agents_reproduce_the_engine_fast_path(kw):
     R = DebertzRules(**kw).pack()
     n = int(R[0])
     a = SN.simulate_random(R, 3, 0, 40, True, 4)
-    b = P.simulate_agents(R, 3, 0, 40, True, 3, np.zeros(n, dtype=np.int64),
+    b = simulate_agents("debertz", R, 3, 0, 40, True, 3, np.zeros(n, dtype=np.int64),
                           np.zeros((n, 8)))
     assert (a == b).all()
 
@@ -60,11 +60,11 @@ def test_duplicate_patterns_share_deals():
     2-player deal see the same cards (so points of both agents add up per deal)."""
     R = DebertzRules(players=2).pack()
     pat = np.array([[0, 1], [1, 0]])
-    pts, wins, deals = P.duplicate_match(R, 1, 0, 400, False, pat, np.zeros(2, dtype=np.int64),
-                                         np.zeros((2, 8)), 4)
+    pts, wins, deals = duplicate("debertz", R, 1, 0, 400, False, pat,
+                                 np.zeros(2, dtype=np.int64), np.zeros((2, 8)), 4)[:3]
     assert deals.sum() == 800
     diff = pts[:, 0] - pts[:, 1]
     assert abs(diff.mean()) < 4 * diff.std() / np.sqrt(len(diff))
-    pts2, _, _ = P.duplicate_match(R, 1, 0, 400, False, pat, np.zeros(2, dtype=np.int64),
-                                   np.zeros((2, 8)), 1)
+    pts2, _, _ = duplicate("debertz", R, 1, 0, 400, False, pat,
+                           np.zeros(2, dtype=np.int64), np.zeros((2, 8)), 1)[:3]
     assert np.allclose(pts, pts2)

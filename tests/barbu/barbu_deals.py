@@ -42,7 +42,7 @@ def new_game(hands, declarer=0, rules=None, **kw):
 
 def no_doubles(game):
     """Answer every doubling question with no_double (or the forced double)."""
-    while game.phase == "double":
+    while game.phase() == "double":
         legal = game.legal_action_names()
         game.step("no_double" if "no_double" in legal else legal[0])
 
@@ -54,6 +54,6 @@ def play(game, *names):
 
 def play_lowest(game):
     """Play the lowest legal card (or pass) until the deal ends."""
-    while game.phase == "play":
+    while game.phase() == "play":
         game.step(game.legal_actions()[0])
 

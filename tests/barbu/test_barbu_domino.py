@@ -14,7 +14,7 @@ def start(hands, rank="7", declarer=0):
 
 def test_openings_extensions_and_out_order():
     g = start(SUIT_PER_SEAT)
-    assert g.turn == 0 and g.legal_action_names() == ["7S"]   # only the starting rank opens
+    assert g.turn() == 0 and g.legal_action_names() == ["7S"]   # only the starting rank opens
     g.step("7S")
     assert g.legal_action_names() == ["7H"]
     g.step("7H")
@@ -27,12 +27,12 @@ def test_openings_extensions_and_out_order():
     g.step("8D")
     g.step("6C")
     assert g.legal_action_names() == ["5S", "8S"]             # both ends of the row
-    while g.phase == "play":
+    while g.phase() == "play":
         g.step(g.legal_actions()[-1])
     # B5: first out +45, second +20, third +5, last -5; the last seat's cards stay.
     assert g.out_order == [0, 1, 2, 3]
     assert g.contract_scores == [45, 20, 5, -5]
-    assert len(g.hands[3]) == 1 and g.trick_winners == []
+    assert len(g.hands()[3]) == 1 and g.trick_winners == []
 
 
 def test_rows_stop_at_ace_and_two():
@@ -56,9 +56,9 @@ def test_pass_only_when_nothing_playable():
     no_doubles(g)
     assert g.legal_action_names() == ["pass"]
     g.step("pass")
-    assert g.turn == 1 and g.legal_action_names() == ["7S", "7H", "7D", "7C"]
+    assert g.turn() == 1 and g.legal_action_names() == ["7S", "7H", "7D", "7C"]
     g.step("7S")
-    assert g.turn == 2 and g.legal_action_names() == ["pass"]   # 6S, 8S are not seat 2's
+    assert g.turn() == 2 and g.legal_action_names() == ["pass"]   # 6S, 8S are not seat 2's
     g.step("pass")
     assert g.legal_action_names() == ["pass"]                   # seat 3 neither
     g.step("pass")
@@ -75,14 +75,14 @@ def test_out_players_skipped_and_invariants():
     g.step("start_7")
     no_doubles(g)
     out = set()
-    while g.phase == "play":
-        assert g.turn not in out                        # B5: players who are out are skipped
+    while g.phase() == "play":
+        assert g.turn() not in out                      # B5: players who are out are skipped
         legal = g.legal_action_names()
         assert legal and (legal == ["pass"] or "pass" not in legal)
-        seat = g.turn
+        seat = g.turn()
         g.step(legal[0])
-        if not g.hands[seat]:
+        if not g.hands()[seat]:
             out.add(seat)
     assert sorted(g.out_order) == [0, 1, 2, 3] and len(out) == 3
     assert g.contract_scores[g.out_order[0]] == 45 and sum(g.contract_scores) == 65
-    assert len(g.hands[g.out_order[3]]) > 0
+    assert len(g.hands()[g.out_order[3]]) > 0

@@ -17,7 +17,7 @@ def answer(g, script):
     """Answer doubling questions from ``script``: {(speaker, target): action}; the default is
     no_double. Returns the list of questions asked."""
     asked = []
-    while g.phase == "double":
+    while g.phase() == "double":
         q = g.asking
         asked.append(q)
         a = script.get(q, "no_double")
@@ -83,7 +83,7 @@ def test_redouble_round_b6_2():
     assert asked[-1] == (1, 3)
     assert asked.count((1, 3)) == 2        # first as a double choice, then as the redouble
     assert g.doubles == [[3, 1, "double"], [1, 3, "redouble"]]
-    assert g.phase == "play" and g.turn == 0
+    assert g.phase() == "play" and g.turn() == 0
 
 
 def test_redouble_round_asks_before_later_speakers():
@@ -133,7 +133,7 @@ def test_forced_double_last_deal():
                  doubles_owed=[0, 1, 1, 1])
     g.step("no_king")
     forced = []
-    while g.phase == "double":
+    while g.phase() == "double":
         speaker, target = g.asking
         if target == 0:
             forced.append(g.legal_action_names())

@@ -139,11 +139,11 @@ def test_random_play_through_python_layer_never_empty():
     deals = 0
     while True:
         legal = g.legal_actions()
-        assert legal and g.turn >= 0
+        assert legal and g.turn() >= 0
         g.step(int(rng.choice(legal)))
         if g.is_deal_over:
             deals += 1
-            assert g.legal_actions() == [] and g.turn == -1
+            assert g.legal_actions() == [] and g.turn() == -1
             if g.is_match_over:
                 break
             g.next_deal()

@@ -4,10 +4,16 @@ import copy
 import io
 import json
 
+import numpy as np
 import pytest
 
 from barbu_deals import deal_of, new_game, play
-from cardsim.barbu.record import (FIELDS, check_record, read_records, replay, write_records)
+from cardsim.barbu import layout as L
+from cardsim.barbu import simulate_nb as S
+from cardsim.barbu.game import BarbuGame
+from cardsim.barbu.record import (FIELDS, check_record, deal_record, read_records,
+                                  record_of_row, replay, write_records)
+from cardsim.barbu.rules import BarbuRules
 from cardsim.errors import HandRecordError
 
 B7_DEAL = ("S3-SA 2D", "S2 H2-HK", "AD QC C2-CJ AH", "QD AC KC D3-DJ KD")
@@ -50,9 +56,9 @@ def test_domino_and_trumps_fields():
     g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 1)
     g.step("domino")
     g.step("start_T")
-    while g.phase != "play":
+    while g.phase() != "play":
         g.step("no_double")
-    while g.phase == "play":
+    while g.phase() == "play":
         g.step(g.legal_actions()[0])
     r = g.to_record()
     assert r["start_rank"] == "T" and r["trump"] is None and r["trick_winners"] == []
@@ -61,9 +67,9 @@ def test_domino_and_trumps_fields():
     g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 0)
     g.step("trumps")
     g.step("trump_D")
-    while g.phase != "play":
+    while g.phase() != "play":
         g.step("no_double")
-    while g.phase == "play":
+    while g.phase() == "play":
         g.step(g.legal_actions()[0])
     r = g.to_record()
     assert r["trump"] == "D" and r["start_rank"] is None and len(r["trick_winners"]) == 13
@@ -135,9 +141,9 @@ def test_replay_detects_missing_forced_double():
     g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 0, deal=6,
                  contracts_left=["no_tricks"], doubles_owed=[0, 1, 0, 0])
     g.step("no_tricks")
-    while g.phase == "double":
+    while g.phase() == "double":
         g.step(g.legal_actions()[0] if g.legal_action_names() == ["double"] else "no_double")
-    while g.phase == "play":
+    while g.phase() == "play":
         g.step(g.legal_actions()[0])
     r = g.to_record()
     assert r["doubles"] == [[1, 0, "double"]]
@@ -145,3 +151,26 @@ def test_replay_detects_missing_forced_double():
     r["doubles"] = []
     with pytest.raises(HandRecordError, match="B6.3"):
         replay(r)
+
+
+def test_record_of_row_equals_deal_record():
+    """record_of_row (the name both games share) writes, key for key and in the same order,
+    the record deal_record writes, on many random deals of a batch."""
+    rules = BarbuRules()
+    R = rules.pack()
+    n, seed = 16, 21
+    batch = np.zeros((n, L.STATE_WIDTH), dtype=np.int64)
+    rng = np.zeros(n, dtype=np.uint64)
+    taken = np.zeros(n, dtype=np.int64)
+    S.batch_init(batch, R, seed, 0, True, rng)
+    for _ in range(8):
+        S.batch_random_deal(batch, R, rng, taken)
+        for i in range(n):
+            line = json.dumps(deal_record(batch[i], rules, seed))
+            assert json.dumps(record_of_row(batch[i], rules, seed)) == line
+            assert json.dumps(record_of_row(batch[i], rules)) == line
+        S.batch_next_deal(batch, R)
+    g = new_game(deal_of(*B7_DEAL), 0)
+    with pytest.raises(HandRecordError, match="finished deal"):
+        record_of_row(g.st, g.rules, g.seed)
+    assert BarbuGame.to_record is BarbuGame.record

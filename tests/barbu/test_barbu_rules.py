@@ -47,8 +47,8 @@ def test_first_declarer():
     assert len(firsts) > 1                       # B2: drawn per match from the seed
     assert BarbuGame(seed=5, game_id=7).declarer == BarbuGame(seed=5, game_id=7).declarer
     g = BarbuGame(seed=5, game_id=7)
-    assert g.dealer == (g.declarer + 3) % 4 and g.phase == "contract"
-    assert [len(h) for h in g.hands] == [13] * 4
+    assert g.dealer == (g.declarer + 3) % 4 and g.phase() == "contract"
+    assert [len(h) for h in g.hands()] == [13] * 4
 
 
 def test_illegal_action_lists_legal_ones():
@@ -103,7 +103,7 @@ def test_from_deal_state_and_copy():
     assert g.scores == [10, -20, 30, -20] and g.doubles_owed == [1, 2, 0, 2]
     c = g.copy()
     c.step("trumps")
-    assert g.phase == "contract" and c.phase == "trump"
+    assert g.phase() == "contract" and c.phase() == "trump"
     assert g.st.shape == (L.STATE_WIDTH,)
 
 
@@ -114,9 +114,9 @@ def test_match_end_tie_shares_win():
     g = new_game(hands, 3, deal=27, contracts_left=["no_king"], scores=[10, 0, -10, 30],
                  doubles_owed=[0, 0, 0, 0])
     g.step("no_king")
-    while g.phase == "double":
+    while g.phase() == "double":
         g.step("no_double")
-    while g.phase == "play":
+    while g.phase() == "play":
         g.step(g.legal_actions()[0])
-    assert g.is_match_over and g.phase == "match_over"
+    assert g.is_match_over and g.phase() == "match_over"
     assert g.scores == [10, 0, -10, 10] and g.winners == [0, 3]

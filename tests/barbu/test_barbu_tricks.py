@@ -17,12 +17,12 @@ def start(hands, contract, declarer=0, rules=None, trump=None):
 def test_contract_choice_and_first_lead():
     # B3.2: the declarer chooses among the contracts left; B3.4: the declarer leads.
     g = new_game(deal_of(*SUIT_PER_SEAT), 2, contracts_left=["no_hearts", "trumps"])
-    assert g.phase == "contract" and g.turn == 2 and g.dealer == 1
+    assert g.phase() == "contract" and g.turn() == 2 and g.dealer == 1
     assert g.legal_action_names() == ["no_hearts", "trumps"]
     g.step("no_hearts")
     assert g.contracts_left[2] == ["trumps"]
     no_doubles(g)
-    assert g.phase == "play" and g.turn == 2
+    assert g.phase() == "play" and g.turn() == 2
 
 
 def test_no_tricks_scores_minus_two_per_trick():
@@ -71,8 +71,8 @@ def test_no_hearts_lead_rule_and_scores():
     g = start(deal_of(*NO_HEARTS_DEAL), "no_hearts")
     assert "AH" not in g.legal_action_names() and len(g.legal_actions()) == 12
     play(g, "2S", "AS", "2D", "2C")           # seat 1 wins with the A of spades
-    assert g.turn == 1
-    assert g.legal_action_names() == g.hands[1]  # only hearts left: any heart may be led
+    assert g.turn() == 1
+    assert g.legal_action_names() == g.hands()[1]  # only hearts left: any heart may be led
     play(g, "2H", "3D", "3C", "AH")           # seat 0 must follow with the A: 2H + AH = -8
     assert g.contract_scores == [-8, 0, 0, 0]
     play_lowest(g)
@@ -101,7 +101,7 @@ def test_no_king_ends_after_the_king():
     g.step("KH")
     assert g.is_deal_over and g.trick_winners == [1, 0]
     assert g.contract_scores == [-20, 0, 0, 0]
-    assert len(g.hands[0]) == 11              # the rest is not played
+    assert len(g.hands()[0]) == 11              # the rest is not played
 
 
 @pytest.mark.parametrize("rule", ["king_only", "no_hearts"])
@@ -115,7 +115,7 @@ def test_king_may_be_led_as_last_card(rule):
         g.step(play_trick[0])
         for _ in range(3):
             g.step(g.legal_actions()[0])
-    assert g.turn == 0 and g.legal_action_names() == ["KH"]
+    assert g.turn() == 0 and g.legal_action_names() == ["KH"]
     play_lowest(g)  # seat 1 follows with the A of hearts and takes the king
     assert g.contract_scores == [0, -20, 0, 0] and len(g.trick_winners) == 13
 
@@ -145,7 +145,7 @@ def test_trumps_must_ruff(must_ruff):
               trump="H")
     g.step("2S")
     legal = g.legal_action_names()
-    assert legal == (["3H", "9H"] if must_ruff else g.hands[1])
+    assert legal == (["3H", "9H"] if must_ruff else g.hands()[1])
     play(g, "3H", "AS", "2H")
     # B4: the highest trump wins, not the highest spade.
     assert g.trick_winners == [1] and g.contract_scores == [0, 5, 0, 0]
@@ -158,10 +158,10 @@ def test_trumps_must_overtrump(overtrump):
               trump="H")
     play(g, "2S", "3H", "AS", "2H")
     g.step("9H")                      # seat 1 leads a trump
-    assert g.legal_action_names() == g.hands[2]  # seat 2 has no trump: anything
+    assert g.legal_action_names() == g.hands()[2]  # seat 2 has no trump: anything
     g.step("7D")
     legal = g.legal_action_names()
-    hearts = [c for c in g.hands[3] if c[1] == "H"]
+    hearts = [c for c in g.hands()[3] if c[1] == "H"]
     assert legal == ([c for c in hearts if c[0] in "TJQKA"] if overtrump else hearts)
     g.step("AH")
     assert g.legal_action_names() == ["5H"]   # cannot overtrump: still follows suit

@@ -117,3 +117,26 @@ def test_writer_is_atomic(tmp_path):
     with RecordWriter(path) as w:
         w.write({"a": 1})
     assert list(read_records(path)) == [{"a": 1}]
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(players=3), dict(players=4, teams=True)])
+def test_record_of_row_equals_deal_record(kw):
+    """record_of_row (the name both games share) writes, key for key and in the same order,
+    the record deal_record writes, on many random deals of a batch."""
+    rules = DebertzRules(**kw)
+    game = DebertzGame(rules, batch=40, seed=13)
+    rng = np.arange(1, game.batch + 1, dtype=np.uint64)
+    decisions = np.zeros(game.batch, dtype=np.int64)
+    compared = 0
+    for _ in range(4):
+        SN.batch_random_deal(game.state, game.R, rng, decisions)
+        for i in range(game.batch):
+            line = json.dumps(RC.deal_record(game, i))
+            assert json.dumps(RC.record_of_row(game.state[i], rules, game.seed)) == line
+            assert json.dumps(RC.record_of_row(game.state[i], rules)) == line
+            assert json.dumps(game.record(i)) == line
+            compared += 1
+        SN.batch_next_deal(game.state, game.R)
+    assert compared == 160
+    with pytest.raises(HandRecordError, match="finished deal"):
+        RC.record_of_row(DebertzGame(rules).state[0], rules, 0)

@@ -135,6 +135,60 @@ def test_python_and_compiled_opponents():
     play_random(env, 60)
 
 
+class WrappedHeuristic:
+    """A Python opponent asking the compiled heuristic's act."""
+
+    def __init__(self, game):
+        from agents.registry import make_agent
+        self.inner = make_agent("heuristic", game)
+        self.calls = 0
+
+    def act(self, observations, legal_masks):
+        self.calls += 1
+        return self.inner.act(observations, legal_masks)
+
+
+def trajectory(env, steps):
+    """Observations and rewards of the learner under the first-legal policy."""
+    out = []
+    obs, info = env.reset(seed=4)
+    for _ in range(steps):
+        obs, reward, term, _, info = env.step(int(info["action_mask"].argmax()))
+        out.append((obs.copy(), reward))
+        if term:
+            obs, info = env.reset()
+    return out
+
+
+@pytest.mark.parametrize("game, kw", [("debertz", dict(players=2)),
+                                      ("debertz", dict(players=4, teams=True)),
+                                      ("barbu", dict())])
+def test_compiled_opponents_by_spec_object_or_python_wrapper_play_alike(game, kw):
+    """opponents="heuristic" steps the heuristic inside the compiled step; the agent object
+    does the same, and a Python agent calling the heuristic's act sees the same games."""
+    from agents.registry import make_agent
+    env_id = f"cardsim/{game.capitalize()}-v0"
+    by_spec = gym.make(env_id, opponents="heuristic", observation_mode="vector", **kw).unwrapped
+    assert by_spec._seat_kinds()[1][1] == make_agent("heuristic", game).kind
+    by_object = gym.make(env_id, opponents=make_agent("heuristic", game),
+                         observation_mode="vector", **kw).unwrapped
+    wrapper = WrappedHeuristic(game)
+    by_python = gym.make(env_id, opponents=wrapper, observation_mode="vector", **kw).unwrapped
+    a, b, c = (trajectory(e, 300) for e in (by_spec, by_object, by_python))
+    assert wrapper.calls > 100
+    for (oa, ra), (ob, rb), (oc, rc) in zip(a, b, c):
+        assert np.array_equal(oa, ob) and np.array_equal(oa, oc) and ra == rb == rc
+    random_env = gym.make(env_id, observation_mode="vector", **kw).unwrapped
+    assert any(not np.array_equal(x[0], y[0]) for x, y in zip(a, trajectory(random_env, 300)))
+
+
+def test_unknown_opponent_spec_is_a_clear_error():
+    with pytest.raises(InvalidConfigError, match="unknown barbu agent 'genius'"):
+        gym.make("cardsim/Barbu-v0", opponents="genius")
+    with pytest.raises(InvalidConfigError, match="unknown debertz agent"):
+        gym.make("cardsim/Debertz-v0", opponents=[None, "nobody"])
+
+
 def test_bad_arguments_are_clear():
     with pytest.raises(InvalidConfigError, match="players"):
         gym.make("cardsim/Debertz-v0", players=5)

@@ -132,6 +132,18 @@ def test_debertz_hidden_cards_never_reach_an_observation(rules):
     assert checked > 100 and changed_own == checked
 
 
+def swap_barbu_cards(st, a, b, ca, cb):
+    """Exchange card ca of seat a with card cb of seat b everywhere the state holds cards."""
+    for off in (BL.HANDS, BL.DEALT):
+        for seat, give, take in ((a, ca, cb), (b, cb, ca)):
+            m = int(st[off + seat])
+            if m >> give & 1:
+                st[off + seat] = (m & ~(1 << give)) | (1 << take)
+    deck = st[BL.DECK:BL.DECK + 52]
+    ia, ib = np.flatnonzero(deck == ca)[0], np.flatnonzero(deck == cb)[0]
+    deck[ia], deck[ib] = cb, ca
+
+
 def test_barbu_hidden_cards_never_reach_an_observation():
     rng = np.random.default_rng(5)
     out1 = np.zeros(BO.OBS_SIZE, np.float32)
@@ -158,14 +170,7 @@ def test_barbu_hidden_cards_never_reach_an_observation():
                 ca = int(rng.choice([c for c in range(52) if ha >> c & 1]))
                 cb = int(rng.choice([c for c in range(52) if hb >> c & 1]))
                 changed = st.copy()
-                for off in (BL.HANDS, BL.DEALT):
-                    for seat, give, take in ((a, ca, cb), (b, cb, ca)):
-                        m = int(changed[off + seat])
-                        if m >> give & 1:
-                            changed[off + seat] = (m & ~(1 << give)) | (1 << take)
-                deck = changed[BL.DECK:BL.DECK + 52]
-                ia, ib = np.flatnonzero(deck == ca)[0], np.flatnonzero(deck == cb)[0]
-                deck[ia], deck[ib] = cb, ca
+                swap_barbu_cards(changed, a, b, ca, cb)
                 BO.observe(st, g.R, observer, out1)
                 BO.observe(changed, g.R, observer, out2)
                 assert np.array_equal(out1, out2), (game, observer, a, b, ca, cb)

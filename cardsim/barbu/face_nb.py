@@ -1,0 +1,133 @@
+"""Barbu's compiled face: the kernels every game provides under the same names and
+signatures (see cardsim/debertz/face_nb.py and ``cardsim.game_nb``).
+
+Items are those of ``cardsim.barbu.simulate_nb``: a whole 28-deal match, or in hands mode
+deal ``i % 28`` of match ``i // 28``. The legal set is ``(base, bits)`` (80 action ids).
+"""
+
+from numba import njit
+
+from cardsim import rng_nb
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.barbu.engine_nb import init_game, legal_mask, step
+from cardsim.barbu.simulate_nb import (S_DECISIONS, init_hand_item, policy_stream as _policy,
+                                       random_action as _random, record_deal_stats)
+
+DUPLICATE_KEY = 1 << 44  # decisions of pattern p of item i: stream(seed, i, DUPLICATE_KEY + p)
+
+
+@njit(cache=True, inline="always")
+def init_item(st, R, seed, item, whole):
+    """Row ``st`` starts item ``item``: match ``item``, or its hands-mode deal."""
+    if whole:
+        init_game(st, R, seed, item)
+    else:
+        init_hand_item(st, R, seed, item)
+
+
+@njit(cache=True, inline="always")
+def legal(st, R):
+    return legal_mask(st, R)
+
+
+@njit(cache=True, inline="always")
+def num_seats(R):
+    return 4
+
+
+@njit(cache=True, inline="always")
+def deal_over(st):
+    return st[L.PHASE] >= L.PH_DEAL_END
+
+
+@njit(cache=True, inline="always")
+def game_over(st):
+    return st[L.PHASE] == L.PH_MATCH_OVER
+
+
+@njit(cache=True, inline="always")
+def item_over(st, whole):
+    return (not whole) or st[L.PHASE] == L.PH_MATCH_OVER
+
+
+@njit(cache=True, inline="always")
+def turn(st):
+    return st[L.TURN]
+
+
+@njit(cache=True, inline="always")
+def random_action(st, R, rng, i):
+    """The uniformly random legal action (nothing drawn when only one is legal)."""
+    base, bits = legal_mask(st, R)
+    return _random(base, bits, rng, i)
+
+
+@njit(cache=True, inline="always")
+def policy_stream(seed, item, whole):
+    return _policy(seed, item, whole)
+
+
+@njit(cache=True, inline="always")
+def duplicate_stream(seed, item, pattern):
+    return rng_nb.stream(seed, item, DUPLICATE_KEY + pattern)
+
+
+@njit(cache=True, inline="always")
+def record_deal(st, R, stats, whole):
+    record_deal_stats(st, stats, whole)
+
+
+@njit(cache=True, inline="always")
+def count_decisions(stats, taken):
+    stats[S_DECISIONS] += taken
+
+
+@njit(cache=True, inline="always")
+def seat_points(st, R, seat, whole):
+    """The deal score (B7.3) in hands mode; in a whole match the final total per deal."""
+    # one return: the face is inlined into callers' IR
+    return st[L.SCORES + seat] / L.DEALS_PER_MATCH if whole else st[L.DEAL_SCORES + seat] * 1.0
+
+
+@njit(cache=True, inline="always")
+def seat_won(st, R, seat, whole):
+    """1 when ``seat`` is among the match winners (a shared win counts for each, B2)."""
+    return (st[L.WINNERS] >> seat) & 1 if whole else 0
+
+
+@njit(cache=True, inline="always")
+def deals_played(st, whole):
+    return L.DEALS_PER_MATCH if whole else 1
+
+
+@njit(cache=True, inline="always")
+def item_label(st, whole):
+    """The contract played (hands mode); -1 for whole matches."""
+    return -1 if whole else st[L.CONTRACT]
+
+
+@njit(cache=True, inline="always")
+def force_contract(st, R, item):
+    """Hands mode: the declarer plays contract ``item % 7`` (used or not)."""
+    c = item % A.NUM_CONTRACTS
+    st[L.CONTRACTS_LEFT + st[L.DECLARER]] |= 1 << c
+    step(st, R, A.CONTRACT + c)
+
+
+@njit(cache=True, inline="always")
+def deal_rewards(st, R, rewards):
+    """Each seat gets its deal score (B7.3) of the deal that just ended."""
+    for s in range(4):
+        rewards[s] += st[L.DEAL_SCORES + s]
+
+
+@njit(cache=True, inline="always")
+def choose_action(kind, params, st, R, rng, i):
+    """The engine's own policy set (cardsim.policy_nb.RANDOM_POLICIES): random only."""
+    return random_action(st, R, rng, i)
+
+
+@njit(cache=True, inline="always")
+def state_width():
+    return L.STATE_WIDTH

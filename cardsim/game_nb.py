@@ -1,0 +1,331 @@
+"""Compiled code written once for both games: a game *tag* picks the kernels at compile time.
+
+Each game module ``cardsim/<game>/face_nb.py`` defines the same kernels under the same names
+and signatures (``init_item``, ``legal``, ``step``, ``observe``, ...). Code above the engine
+calls the functions of this module with a ``GameTag`` as first argument, e.g.
+``step(game, st, R, action)``. The tag has a numba type of its own per game, so numba
+compiles one specialisation per game and each call resolves to that game's kernel while
+typing (no branch at run time, and the kernel is inlined as if it were called directly).
+Compiled functions that take a tag cache on disk like any other (``cache=True``).
+
+Under ``NUMBA_DISABLE_JIT=1`` the same functions run as plain Python: each one calls the
+kernel of ``game.kernels``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+from numba import types
+from numba.core.errors import NumbaIRAssumptionWarning
+from numba.extending import (NativeValue, models, overload, register_model, typeof_impl,
+                             unbox)
+
+
+# Inlining the face's kernels (themselves inlined engine kernels) into loops trips a pedantic
+# check of numba's IR on the scope of renamed variables; the compiled code is unaffected
+# (tests/test_table_parity.py checks results against the loops that called kernels directly).
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
+
+
+class GameTag:
+    """Which game compiled code plays: ``GameTag("debertz")``. Its kernels are those of
+    ``cardsim.<name>.face_nb`` (and the game's observer ``cardsim.<name>.observe_nb``)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    @property
+    def kernels(self):
+        return importlib.import_module(f"cardsim.{self.name}.face_nb")
+
+    @property
+    def observer(self):
+        return importlib.import_module(f"cardsim.{self.name}.observe_nb")
+
+    def __repr__(self) -> str:
+        return f"GameTag({self.name!r})"
+
+    def __reduce__(self):
+        return GameTag, (self.name,)
+
+
+class GameTagType(types.Type):
+    """The numba type of a ``GameTag``: one type per game."""
+
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(name=f"GameTag({game})")
+
+
+@typeof_impl.register(GameTag)
+def _typeof_game(tag, context):
+    return GameTagType(tag.name)
+
+
+register_model(GameTagType)(models.OpaqueModel)  # carries no data: the type is the game
+
+
+@unbox(GameTagType)
+def _unbox_game(typ, obj, c):
+    return NativeValue(c.context.get_dummy_value())
+
+
+def _name(game) -> str:
+    """The game's name, of a tag (plain Python) or of its numba type (while typing)."""
+    return game.game if isinstance(game, GameTagType) else game.name
+
+
+def _kernel(game, name: str):
+    return getattr(importlib.import_module(f"cardsim.{_name(game)}.face_nb"), name)
+
+
+def _observer(game):
+    return importlib.import_module(f"cardsim.{_name(game)}.observe_nb")
+
+
+def _engine(game):
+    return importlib.import_module(f"cardsim.{_name(game)}.engine_nb")
+
+
+# --- the face: plain Python (NUMBA_DISABLE_JIT) and its compiled overload -------------------
+def init_item(game, st, R, seed, item, whole):
+    """Row ``st`` starts item ``item`` of a run (a deal in hands mode, or a whole game)."""
+    game.kernels.init_item(st, R, seed, item, whole)
+
+
+@overload(init_item, inline="always")
+def _init_item(game, st, R, seed, item, whole):
+    k = _kernel(game, "init_item")
+    return lambda game, st, R, seed, item, whole: k(st, R, seed, item, whole)
+
+
+def legal(game, st, R):
+    """The legal set ``(base, bits)`` of the seat to act: ``base + k`` is legal for each set
+    bit ``k``; ``(0, 0)`` when nobody is to act."""
+    return game.kernels.legal(st, R)
+
+
+@overload(legal, inline="always")
+def _legal(game, st, R):
+    k = _kernel(game, "legal")
+    return lambda game, st, R: k(st, R)
+
+
+def step(game, st, R, action):
+    """Apply a legal ``action`` of the seat to act."""
+    _engine(game).step(st, R, action)
+
+
+@overload(step, inline="always")
+def _step(game, st, R, action):
+    k = getattr(_engine(game), "step")
+    return lambda game, st, R, action: k(st, R, action)
+
+
+def next_deal(game, st, R):
+    """Start the next deal of a game whose deal has ended (not over)."""
+    _engine(game).next_deal(st, R)
+
+
+@overload(next_deal, inline="always")
+def _next_deal(game, st, R):
+    k = getattr(_engine(game), "next_deal")
+    return lambda game, st, R: k(st, R)
+
+
+def num_seats(game, R):
+    return game.kernels.num_seats(R)
+
+
+@overload(num_seats, inline="always")
+def _num_seats(game, R):
+    k = _kernel(game, "num_seats")
+    return lambda game, R: k(R)
+
+
+def deal_over(game, st):
+    """Whether the current deal has ended (or the game is over)."""
+    return game.kernels.deal_over(st)
+
+
+@overload(deal_over, inline="always")
+def _deal_over(game, st):
+    k = _kernel(game, "deal_over")
+    return lambda game, st: k(st)
+
+
+def game_over(game, st):
+    return game.kernels.game_over(st)
+
+
+@overload(game_over, inline="always")
+def _game_over(game, st):
+    k = _kernel(game, "game_over")
+    return lambda game, st: k(st)
+
+
+def item_over(game, st, whole):
+    """Whether an item whose deal has just ended is finished."""
+    return game.kernels.item_over(st, whole)
+
+
+@overload(item_over, inline="always")
+def _item_over(game, st, whole):
+    k = _kernel(game, "item_over")
+    return lambda game, st, whole: k(st, whole)
+
+
+def turn(game, st):
+    """The seat to act."""
+    return game.kernels.turn(st)
+
+
+@overload(turn, inline="always")
+def _turn(game, st):
+    k = _kernel(game, "turn")
+    return lambda game, st: k(st)
+
+
+def random_action(game, st, R, rng, i):
+    """A uniformly random legal action from generator ``rng[i]``."""
+    return game.kernels.random_action(st, R, rng, i)
+
+
+@overload(random_action, inline="always")
+def _random_action(game, st, R, rng, i):
+    k = _kernel(game, "random_action")
+    return lambda game, st, R, rng, i: k(st, R, rng, i)
+
+
+def policy_stream(game, seed, item, whole):
+    """The generator state of item ``item``'s decisions in a simulation."""
+    return game.kernels.policy_stream(seed, item, whole)
+
+
+@overload(policy_stream, inline="always")
+def _policy_stream(game, seed, item, whole):
+    k = _kernel(game, "policy_stream")
+    return lambda game, seed, item, whole: k(seed, item, whole)
+
+
+def duplicate_stream(game, seed, item, pattern):
+    """The generator state of item ``item``'s decisions under seating pattern ``pattern``."""
+    return game.kernels.duplicate_stream(seed, item, pattern)
+
+
+@overload(duplicate_stream, inline="always")
+def _duplicate_stream(game, seed, item, pattern):
+    k = _kernel(game, "duplicate_stream")
+    return lambda game, seed, item, pattern: k(seed, item, pattern)
+
+
+def record_deal(game, st, R, stats, whole):
+    """Add the deal that just ended to a statistics row (the game's S_* columns)."""
+    game.kernels.record_deal(st, R, stats, whole)
+
+
+@overload(record_deal, inline="always")
+def _record_deal(game, st, R, stats, whole):
+    k = _kernel(game, "record_deal")
+    return lambda game, st, R, stats, whole: k(st, R, stats, whole)
+
+
+def count_decisions(game, stats, taken):
+    """Add ``taken`` decisions to a statistics row."""
+    game.kernels.count_decisions(stats, taken)
+
+
+@overload(count_decisions, inline="always")
+def _count_decisions(game, stats, taken):
+    k = _kernel(game, "count_decisions")
+    return lambda game, stats, taken: k(stats, taken)
+
+
+def seat_points(game, st, R, seat, whole):
+    """Points per deal ``seat`` scored in a finished item (float)."""
+    return game.kernels.seat_points(st, R, seat, whole)
+
+
+@overload(seat_points)  # once per item: no need to inline
+def _seat_points(game, st, R, seat, whole):
+    k = _kernel(game, "seat_points")
+    return lambda game, st, R, seat, whole: k(st, R, seat, whole)
+
+
+def seat_won(game, st, R, seat, whole):
+    """1 when ``seat`` is on a winning side of a finished game, else 0."""
+    return game.kernels.seat_won(st, R, seat, whole)
+
+
+@overload(seat_won)  # once per item: no need to inline
+def _seat_won(game, st, R, seat, whole):
+    k = _kernel(game, "seat_won")
+    return lambda game, st, R, seat, whole: k(st, R, seat, whole)
+
+
+def deals_played(game, st, whole):
+    """Deals a finished item played."""
+    return game.kernels.deals_played(st, whole)
+
+
+@overload(deals_played)  # once per item: no need to inline
+def _deals_played(game, st, whole):
+    k = _kernel(game, "deals_played")
+    return lambda game, st, whole: k(st, whole)
+
+
+def item_label(game, st, whole):
+    """A per-item category for breakdowns (Barbu: the contract played; else -1)."""
+    return game.kernels.item_label(st, whole)
+
+
+@overload(item_label)  # once per item: no need to inline
+def _item_label(game, st, whole):
+    k = _kernel(game, "item_label")
+    return lambda game, st, whole: k(st, whole)
+
+
+def force_contract(game, st, R, item):
+    """Barbu hands mode: the declarer plays contract ``item % 7``."""
+    game.kernels.force_contract(st, R, item)
+
+
+@overload(force_contract, inline="always")
+def _force_contract(game, st, R, item):
+    k = _kernel(game, "force_contract")
+    return lambda game, st, R, item: k(st, R, item)
+
+
+def deal_rewards(game, st, R, rewards):
+    """Add each seat's points of the deal that just ended to ``rewards[seat]``."""
+    game.kernels.deal_rewards(st, R, rewards)
+
+
+@overload(deal_rewards, inline="always")
+def _deal_rewards(game, st, R, rewards):
+    k = _kernel(game, "deal_rewards")
+    return lambda game, st, R, rewards: k(st, R, rewards)
+
+
+def observe(game, st, R, seat, out):
+    """Write what ``seat`` may know into the float32 vector ``out`` (the game's observer)."""
+    game.observer.observe(st, R, seat, out)
+
+
+@overload(observe, inline="always")
+def _observe(game, st, R, seat, out):
+    k = _observer(game).observe
+    return lambda game, st, R, seat, out: k(st, R, seat, out)
+
+
+def state_width(game):
+    """Width of the game's engine state row."""
+    return game.kernels.state_width()
+
+
+@overload(state_width, inline="always")
+def _state_width(game):
+    k = _kernel(game, "state_width")
+    return lambda game: k()

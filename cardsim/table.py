@@ -1,0 +1,295 @@
+"""The table: plays many games with a seating of agents, compiled or Python, for both games.
+
+An agent at the table is either
+
+- **compiled**: it has ``kind``, ``params`` and ``policies`` (a ``cardsim.policy_nb.PolicySet``)
+  attributes; its policy runs inside the compiled loops (``cardsim.table_nb``), never
+  returning to Python; or
+- **Python**: any object with the batched ``act(observations, legal_masks) -> actions``
+  (a torch module with such a method included). The table steps every game in compiled
+  code until games wait for a Python agent, then calls each waiting agent once with the
+  batch of its games' observations (the observer's float32 vectors, shape (n, OBS_SIZE), the
+  same as the environments give) and legal masks (bool, (n, NUM_ACTIONS)), checks the
+  actions and goes on.
+
+Seatings where every agent is compiled run on the block loops (``table_nb.simulate`` and
+``table_nb.duplicate``); others run row by row (``table_nb.advance_rows``) in batches of games.
+Both play the same items with the same random streams, so a game's result does not depend on
+the path, the batch size or the thread count.
+
+The observations a Python agent receives carry, as ``observations.engine``, the engine rows of
+their games: that is how a compiled agent's own ``act`` can be called from Python (it reads
+only what its seat may know); a Python agent's decision must use the vectors alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from cardsim import games, table_nb
+from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.policy_nb import PYTHON, RANDOM_POLICIES
+from cardsim.runtime import blocks_for, threads
+
+BATCH = 4096   # games per batch on the row-by-row path
+
+
+def resolve_agent(spec, game: str):
+    """An agent from a spec string or mapping (``"heuristic"``, ``"mypkg.bots:MyAgent"``,
+    ``{"name": "heuristic", "aggression": 0.7}``), or the agent object itself. Specs are
+    resolved by the agent packages installed (entry point group ``cardsim.agent_specs``: a
+    function ``(spec, game) -> agent``; the ``agents`` package of this project is one)."""
+    if not isinstance(spec, (str, Mapping)):
+        return spec
+    from importlib.metadata import entry_points
+
+    resolvers = list(entry_points(group="cardsim.agent_specs"))
+    if not resolvers:
+        raise InvalidConfigError(f"agent {spec!r}: no agent package is installed to resolve "
+                                 f"agent names (install cardsim with its agents package)")
+    return resolvers[0].load()(spec, game)
+
+
+def is_compiled(agent) -> bool:
+    """Whether ``agent`` has a compiled policy the table can run inside its loops."""
+    return all(hasattr(agent, a) for a in ("kind", "params", "policies"))
+
+
+def agent_label(agent) -> str:
+    return str(getattr(agent, "label", None) or type(agent).__name__)
+
+
+class EngineRows(NamedTuple):
+    """The engine state behind a batch of observations: rows ``rows`` of ``states`` (packed
+    rules ``R``), whose generators are ``rng[rows]``."""
+
+    game: object        # cardsim.game_nb.GameTag
+    states: np.ndarray
+    R: np.ndarray
+    rng: np.ndarray
+    rows: np.ndarray
+
+
+class Observations(np.ndarray):
+    """A batch of observation vectors (float32, (n, OBS_SIZE)) with the engine rows behind
+    them in ``engine`` (for compiled agents called from Python)."""
+
+    engine: EngineRows | None = None
+
+    def __array_finalize__(self, obj):
+        self.engine = getattr(obj, "engine", None)
+
+
+@dataclass
+class Seating:
+    """Agents and who sits where: ``patterns[p, seat]`` is the index of the agent in seat
+    ``seat`` under pattern ``p`` (one pattern for a plain simulation)."""
+
+    agents: list
+    patterns: np.ndarray
+
+    def __post_init__(self):
+        self.patterns = np.ascontiguousarray(self.patterns, dtype=np.int64)
+        compiled = [a for a in self.agents if is_compiled(a)]
+        sets = {id(a.policies): a.policies for a in compiled if int(a.kind) != 0}
+        if len(sets) > 1:
+            raise InvalidConfigError("compiled agents from different policy sets cannot share "
+                                     "a table: " + ", ".join(map(repr, sets.values())))
+        self.policies = next(iter(sets.values())) if sets else RANDOM_POLICIES
+        for a in self.agents:
+            if not is_compiled(a) and not callable(getattr(a, "act", None)):
+                raise InvalidConfigError(
+                    f"agent {agent_label(a)!r} has no act(observations, legal_masks) method "
+                    f"and no compiled policy")
+        self.kinds = np.array([int(a.kind) if is_compiled(a) else PYTHON for a in self.agents],
+                              dtype=np.int64)
+        width = max([len(a.params) for a in compiled], default=1)
+        self.params = np.zeros((len(self.agents), width), dtype=np.float64)
+        for i, a in enumerate(self.agents):
+            if is_compiled(a):
+                self.params[i, :len(a.params)] = a.params
+
+    @property
+    def all_compiled(self) -> bool:
+        return bool((self.kinds != PYTHON).all())
+
+    def seat_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per pattern and seat: the policy kind and parameter row."""
+        return self.kinds[self.patterns], self.params[self.patterns]
+
+
+class Table:
+    """Plays items of a run for one game and rules (see the module doc string)."""
+
+    def __init__(self, game, rules, batch: int = BATCH):
+        self.game = games.get(game)
+        self.rules = rules
+        self.R = rules.pack()
+        self.tag = self.game.tag
+        self.batch = int(batch)
+        self.n_seats = self.game.players(rules)
+
+    # --- simulation -----------------------------------------------------------------------
+    def simulate(self, seating: Seating, seed: int, first: int, n: int, whole: bool,
+                 n_threads: int = 1, history: Callable[[np.ndarray], str] | None = None,
+                 write: Callable[[str], None] | None = None) -> np.ndarray:
+        """Items ``first .. first + n - 1`` with one seating pattern; returns the summed
+        statistics. With ``history``, every deal's end state row goes through
+        ``history(row) -> line`` and the lines to ``write``, in (item, deal) order."""
+        kinds, params = seating.seat_arrays()
+        with threads(n_threads):
+            if seating.all_compiled and history is None:
+                return table_nb.simulate(self.tag, seating.policies, self.R, seed, first, n,
+                                         whole, kinds[0], params[0], self.game.num_stats,
+                                         blocks_for(n, n_threads))
+            stats = np.zeros(self.game.num_stats, dtype=np.int64)
+            for lo in range(first, first + n, self.batch):
+                items = np.arange(lo, min(first + n, lo + self.batch), dtype=np.int64)
+                rows = _Rows(self, seating, items, np.zeros(len(items), dtype=np.int64), seed,
+                             whole, duplicate=False, force=False, n_threads=n_threads)
+                if history is None:
+                    stats += rows.play(None).sum(axis=0)
+                    continue
+                lines: list[list[str]] = [[] for _ in items]
+
+                def deal_ended(S, ended, lines=lines):
+                    for r in ended:
+                        lines[r].append(history(S[r]))
+
+                stats += rows.play(deal_ended).sum(axis=0)
+                for per_item in lines:
+                    for line in per_item:
+                        write(line)
+            return stats
+
+    # --- duplicate play -------------------------------------------------------------------
+    def duplicate(self, seating: Seating, seed: int, first: int, n: int, whole: bool,
+                  force: bool = False, detail: bool = False, n_threads: int = 1):
+        """Items ``first .. first + n - 1``, each once per pattern of ``seating``. Returns
+        ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``."""
+        if force and self.game.name != "barbu":
+            raise InvalidConfigError("forcing contracts needs Barbu")
+        agent_kinds = seating.kinds
+        with threads(n_threads):
+            if seating.all_compiled:
+                return table_nb.duplicate(self.tag, seating.policies, self.R, seed, first, n,
+                                          whole, force, seating.patterns, agent_kinds,
+                                          seating.params, detail, blocks_for(n, n_threads))
+            n_agents = len(seating.agents)
+            P = seating.patterns.shape[0]
+            points = np.zeros((n, n_agents))
+            wins = np.zeros((n, n_agents))
+            deals = np.zeros(n, dtype=np.int64)
+            m = n if detail else 0
+            labels = np.zeros((m, P), dtype=np.int64)
+            seat_pts = np.zeros((m, P, 4))
+            per_batch = max(1, self.batch // P)
+            for lo in range(0, n, per_batch):
+                hi = min(n, lo + per_batch)
+                local = np.repeat(np.arange(lo, hi, dtype=np.int64), P)
+                pattern = np.tile(np.arange(P, dtype=np.int64), hi - lo)
+                rows = _Rows(self, seating, first + local, pattern, seed, whole,
+                             duplicate=True, force=force, n_threads=n_threads)
+                rows.play(None)
+                table_nb.duplicate_results(self.tag, rows.S, self.R, whole, local, pattern,
+                                           seating.patterns, points, wins, deals, labels,
+                                           seat_pts, detail)
+            return points, wins, deals, labels, seat_pts
+
+
+class _Rows:
+    """One batch of games on the row-by-row path."""
+
+    def __init__(self, table: Table, seating: Seating, items, row_pattern, seed, whole,
+                 duplicate, force, n_threads):
+        g = table.game
+        k = len(items)
+        self.table, self.seating, self.items = table, seating, items
+        self.row_pattern = np.ascontiguousarray(row_pattern, dtype=np.int64)
+        self.whole = bool(whole)
+        self.S = np.zeros((k, g.layout.STATE_WIDTH), dtype=np.int64)
+        self.rng = np.zeros(k, dtype=np.uint64)
+        self.status = np.full(k, table_nb.WAITING, dtype=np.int64)
+        self.seats = np.zeros(k, dtype=np.int64)
+        self.actions = np.full(k, -1, dtype=np.int64)
+        self.stats = np.zeros((k, g.num_stats), dtype=np.int64)
+        self.n_blocks = blocks_for(k, n_threads)
+        self.kinds, self.params = seating.seat_arrays()
+        table_nb.start_rows(table.tag, self.S, table.R, self.rng, seed, self.items,
+                            self.row_pattern, self.whole, duplicate, force)
+
+    def play(self, on_deal_end) -> np.ndarray:
+        """Play every row to its end; returns the per-row statistics."""
+        t = self.table
+        pause = on_deal_end is not None
+        while True:
+            table_nb.advance_rows(t.tag, self.seating.policies, self.S, t.R, self.rng,
+                                  self.row_pattern, self.kinds, self.params, self.actions,
+                                  self.status, self.seats, self.stats, self.whole, pause,
+                                  self.n_blocks)
+            self.actions[:] = -1
+            if pause:
+                ended = np.flatnonzero(self.status == table_nb.DEAL_END)
+                if len(ended):
+                    on_deal_end(self.S, ended)
+            waiting = np.flatnonzero(self.status == table_nb.WAITING)
+            if len(waiting) == 0:
+                if not pause or not (self.status == table_nb.DEAL_END).any():
+                    return self.stats
+                continue
+            self._ask(waiting)
+
+    def _ask(self, waiting: np.ndarray) -> None:
+        """Each Python agent decides for the waiting games where it is to act."""
+        t = self.table
+        who = self.seating.patterns[self.row_pattern[waiting], self.seats[waiting]]
+        for a in np.unique(who):
+            rows = waiting[who == a]
+            agent = self.seating.agents[a]
+            obs = np.zeros((len(rows), t.game.obs_size), dtype=np.float32)
+            legal = np.zeros((len(rows), t.game.num_actions), dtype=np.uint8)
+            table_nb.observe_rows(t.tag, self.S, t.R, rows, obs, legal)
+            view = obs.view(Observations)
+            view.engine = EngineRows(t.tag, self.S, t.R, self.rng, rows)
+            masks = legal.view(np.bool_)
+            chosen = _as_actions(agent.act(view, masks), len(rows), agent)
+            ok = (chosen >= 0) & (chosen < t.game.num_actions)
+            ok[ok] = masks[np.flatnonzero(ok), chosen[ok]]
+            if not ok.all():
+                j = int(np.flatnonzero(~ok)[0])
+                raise IllegalActionError(_illegal_message(t.game, agent, int(chosen[j]),
+                                                          int(self.items[rows[j]]),
+                                                          int(self.seats[rows[j]]), masks[j]))
+            self.actions[rows] = chosen
+
+
+def _as_actions(out, n: int, agent) -> np.ndarray:
+    """An agent's answer as an int64 array of n actions (numpy, lists, torch tensors)."""
+    if hasattr(out, "detach"):  # a torch tensor
+        out = out.detach().cpu().numpy()
+    try:
+        arr = np.asarray(out)
+    except Exception:  # noqa: BLE001 - anything that is not an array of actions
+        arr = None
+    if arr is None or arr.shape != (n,) or not (np.issubdtype(arr.dtype, np.integer)
+                                                or (np.issubdtype(arr.dtype, np.floating)
+                                                    and np.all(arr == np.round(arr)))):
+        raise IllegalActionError(
+            f"agent {agent_label(agent)!r} must return {n} integer action ids from act(), "
+            f"got {type(out).__name__} {getattr(arr, 'shape', '')}")
+    return arr.astype(np.int64)
+
+
+def _illegal_message(game, agent, action: int, item: int, seat: int, legal) -> str:
+    name = game.action_name(action) if 0 <= action < game.num_actions else "no such action"
+    allowed = ", ".join(game.action_name(a) for a in np.flatnonzero(legal))
+    return (f"agent {agent_label(agent)!r} chose action {action} ({name}) in deal {item} at "
+            f"seat {seat}, which is not legal; legal actions: {allowed}")
+
+
+def seat_patterns(seat_agents: Sequence[int]) -> np.ndarray:
+    """The single pattern of a plain simulation: agent index per seat."""
+    return np.asarray([list(seat_agents)], dtype=np.int64)

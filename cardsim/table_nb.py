@@ -1,0 +1,314 @@
+"""The table: compiled loops that play games with a seating of policies, written once for
+both games (``cardsim.game_nb`` picks each game's kernels at compile time, and
+``cardsim.policy_nb`` the policies).
+
+A seating gives every seat a policy ``kind`` and a float parameter row. Compiled kinds
+(>= 0) decide inside the loops; a seat of kind ``PYTHON`` (-1) makes its game wait, so that
+``cardsim.table`` can ask the Python agent for the decisions of every waiting game at once.
+
+Items and chance: item ``i`` of a run has its cards fixed by (seed, i) (the engine's seeded
+deals) and its policies' random draws from ``policy_stream(seed, i)`` in a simulation or
+``duplicate_stream(seed, i, pattern)`` under a duplicate seating pattern. Nothing depends on
+which thread or block plays an item, so results are the same for any thread count and batch
+size, and the same whether a game is played by the block loops (all seats compiled) or row by
+row with Python agents.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from cardsim.game_nb import (count_decisions, deal_over, deals_played, duplicate_stream,
+                             force_contract, init_item, item_label, item_over, legal,
+                             next_deal, num_seats, observe, policy_stream, record_deal,
+                             seat_points, seat_won, state_width, step, turn)
+from cardsim.jit import NO_REFCOUNT
+from cardsim.parallel_nb import next_block, worker_row
+from cardsim.policy_nb import PYTHON, choose
+
+# Row status in the row-by-row loop (advance_rows).
+WAITING = 0    # a Python seat is to act (its seat in seats[i]); also: not started yet
+DEAL_END = 1   # paused at a deal end (hand records are read here)
+FINISHED = 2   # the item is over
+
+
+@njit(cache=True, inline="always")
+def play_compiled(game, policies, st, R, rng, i, kinds, params):
+    """Compiled seats decide until the deal ends or a ``PYTHON`` seat is to act; returns the
+    decisions taken. ``rng[i]`` is the game's generator."""
+    taken = 0
+    while not deal_over(game, st):
+        seat = turn(game, st)
+        kind = kinds[seat]
+        if kind == PYTHON:
+            break
+        step(game, st, R, choose(policies, game, kind, params[seat], st, R, rng, i))
+        taken += 1
+    return taken
+
+
+# ---------------------------------------------------------------------------------------------
+# simulation: every seat compiled, statistics summed per block
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, **NO_REFCOUNT)
+def simulate_block(game, policies, st, R, rng, row, seed, first, lo, hi, whole, kinds, params):
+    """Items first + lo .. first + hi - 1, their statistics added to ``row``."""
+    for k in range(lo, hi):
+        item = first + k
+        rng[0] = policy_stream(game, seed, item, whole)
+        init_item(game, st, R, seed, item, whole)
+        while True:
+            count_decisions(game, row, play_compiled(game, policies, st, R, rng, 0, kinds,
+                                                     params))
+            record_deal(game, st, R, row, whole)
+            if item_over(game, st, whole):
+                break
+            next_deal(game, st, R)
+
+
+@njit(cache=True, parallel=True)
+def simulate(game, policies, R, seed, first, n_items, whole, kinds, params, n_stats, n_blocks):
+    """Play items ``first .. first + n_items - 1`` (deals, or whole games) with policy
+    ``kinds[seat]`` and parameter row ``params[seat]`` in each seat. Returns the game's
+    statistics (``n_stats`` columns) summed over blocks."""
+    stats = np.zeros((n_blocks, n_stats), dtype=np.int64)
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    counter = np.zeros(1, dtype=np.int64)
+    # every iteration is a worker taking blocks from a shared counter (cardsim.parallel_nb)
+    for _ in prange(n_blocks):
+        st = worker_row(state_width(game))
+        row = worker_row(n_stats)
+        rng = np.zeros(1, dtype=np.uint64)
+        local_rules = R.copy()  # each worker reads its own copies
+        local_kinds = kinds.copy()
+        local_params = params.copy()
+        b = next_block(counter)
+        while b < n_blocks:
+            row[:] = 0
+            lo = b * per_block
+            hi = min(n_items, lo + per_block)
+            simulate_block(game, policies, st, local_rules, rng, row, seed, first, lo, hi,
+                           whole, local_kinds, local_params)
+            stats[b] = row
+            b = next_block(counter)
+    return stats.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# duplicate play: every item once per seating pattern
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def add_pattern_result(game, st, R, whole, k, p, patterns, points, wins, deals, labels,
+                       seat_pts, detail):
+    """Add the finished item ``k`` under pattern ``p`` (``patterns[p, seat]`` = agent) to the
+    results: per agent its mean points per deal over the seats it held and its win share,
+    each averaged over the patterns; the deals played; with ``detail``, the item's label
+    (Barbu: the contract played) and every seat's points."""
+    n = num_seats(game, R)
+    n_pat = patterns.shape[0]
+    deals[k] += deals_played(game, st, whole)
+    if detail:
+        labels[k, p] = item_label(game, st, whole)
+        for s in range(n):
+            seat_pts[k, p, s] = seat_points(game, st, R, s, whole)
+    for a in range(points.shape[1]):
+        seats = 0
+        total = 0.0
+        won = 0
+        for s in range(n):
+            if patterns[p, s] == a:
+                seats += 1
+                total += seat_points(game, st, R, s, whole)
+                won += seat_won(game, st, R, s, whole)
+        if seats > 0:
+            points[k, a] += total / seats / n_pat
+            wins[k, a] += won / seats / n_pat
+
+
+@njit(cache=True, inline="always")
+def start_item(game, st, R, rng, i, seed, item, whole, pattern, duplicate, force):
+    """Row ``st`` starts item ``item`` and ``rng[i]`` gets its stream (``pattern``'s under
+    duplicate play); ``force``: Barbu's contract ``item % 7`` is imposed."""
+    if duplicate:
+        rng[i] = duplicate_stream(game, seed, item, pattern)
+    else:
+        rng[i] = policy_stream(game, seed, item, whole)
+    init_item(game, st, R, seed, item, whole)
+    if force:
+        force_contract(game, st, R, item)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def duplicate_block(game, policies, st, R, rng, seed, first, lo, hi, whole, force, patterns,
+                    agent_kinds, agent_params, seat_kinds, seat_params, points, wins, deals,
+                    labels, seat_pts, detail):
+    """Items lo..hi-1 (of ``first``), each played once per seating pattern."""
+    n = num_seats(game, R)
+    for k in range(lo, hi):
+        item = first + k
+        for p in range(patterns.shape[0]):
+            for s in range(n):
+                a = patterns[p, s]
+                seat_kinds[s] = agent_kinds[a]
+                for j in range(agent_params.shape[1]):
+                    seat_params[s, j] = agent_params[a, j]
+            start_item(game, st, R, rng, 0, seed, item, whole, p, True, force)
+            while True:
+                play_compiled(game, policies, st, R, rng, 0, seat_kinds, seat_params)
+                if item_over(game, st, whole):
+                    break
+                next_deal(game, st, R)
+            add_pattern_result(game, st, R, whole, k, p, patterns, points, wins, deals,
+                               labels, seat_pts, detail)
+
+
+@njit(cache=True, parallel=True)
+def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, agent_kinds,
+              agent_params, detail, n_blocks):
+    """Duplicate play of items ``first .. first + n_items - 1``: each once per row of
+    ``patterns`` (``patterns[p, seat]`` = agent index), all agents compiled.
+
+    Returns ``(points, wins, deals, labels, seat_points)``: per item and agent the mean points
+    per deal of the seats it held and its win share (averaged over patterns), deals played
+    per item; with ``detail`` the label of each item and pattern (Barbu: the contract) and
+    every seat's points (else empty arrays)."""
+    n_agents = agent_kinds.shape[0]
+    n_pat = patterns.shape[0]
+    points = np.zeros((n_items, n_agents), dtype=np.float64)
+    wins = np.zeros((n_items, n_agents), dtype=np.float64)
+    deals = np.zeros(n_items, dtype=np.int64)
+    m = n_items if detail else 0
+    labels = np.zeros((m, n_pat), dtype=np.int64)
+    seat_pts = np.zeros((m, n_pat, 4), dtype=np.float64)
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in prange(n_blocks):
+        st = worker_row(state_width(game))
+        rng = np.zeros(1, dtype=np.uint64)
+        seat_kinds = np.zeros(4, dtype=np.int64)
+        seat_params = np.zeros((4, agent_params.shape[1]), dtype=np.float64)
+        local_rules = R.copy()
+        local_kinds = agent_kinds.copy()
+        local_params = agent_params.copy()
+        b = next_block(counter)
+        while b < n_blocks:
+            lo = b * per_block
+            hi = min(n_items, lo + per_block)
+            duplicate_block(game, policies, st, local_rules, rng, seed, first, lo, hi, whole,
+                            force, patterns, local_kinds, local_params, seat_kinds,
+                            seat_params, points, wins, deals, labels, seat_pts, detail)
+            b = next_block(counter)
+    return points, wins, deals, labels, seat_pts
+
+
+# ---------------------------------------------------------------------------------------------
+# row by row: games that wait for Python agents
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def start_rows(game, S, R, rng, seed, items, row_pattern, whole, duplicate, force):
+    """Row i of ``S`` starts item ``items[i]`` (pattern ``row_pattern[i]`` under duplicate
+    play) with its generator in ``rng[i]``."""
+    for i in prange(S.shape[0]):
+        start_item(game, S[i], R, rng, i, seed, items[i], whole, row_pattern[i], duplicate,
+                   force)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
+                  seats, stats, whole, pause, lo, hi):
+    for i in range(lo, hi):
+        st = S[i]
+        if status[i] == FINISHED:
+            continue
+        if status[i] == DEAL_END:
+            if item_over(game, st, whole):
+                status[i] = FINISHED
+                continue
+            next_deal(game, st, R)
+        elif actions[i] >= 0:
+            step(game, st, R, actions[i])
+            count_decisions(game, stats[i], 1)
+        p = row_pattern[i]
+        while True:
+            count_decisions(game, stats[i], play_compiled(game, policies, st, R, rng, i,
+                                                          kinds[p], params[p]))
+            if not deal_over(game, st):
+                status[i] = WAITING
+                seats[i] = turn(game, st)
+                break
+            record_deal(game, st, R, stats[i], whole)
+            if pause:
+                status[i] = DEAL_END
+                break
+            if item_over(game, st, whole):
+                status[i] = FINISHED
+                break
+            next_deal(game, st, R)
+
+
+@njit(cache=True, parallel=True)
+def advance_rows(game, policies, S, R, rng, row_pattern, kinds, params, actions, status, seats,
+                 stats, whole, pause, n_blocks):
+    """Every unfinished row goes on: a waiting row first plays ``actions[i]`` (none when
+    negative) for its Python seat, a row paused at a deal end starts its next deal; then its
+    compiled seats (``kinds[row_pattern[i]]``) decide until a Python seat is to act (status
+    WAITING, the seat in ``seats[i]``), the item ends (FINISHED) or, with ``pause``, a deal
+    ends (DEAL_END). Each ended deal is added to statistics row ``stats[i]``."""
+    n = S.shape[0]
+    per = (n + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        advance_range(game, policies, S, R.copy(), rng, row_pattern, kinds, params, actions,
+                      status, seats, stats, whole, pause, b * per, min(n, (b + 1) * per))
+
+
+@njit(cache=True, inline="always")
+def fill_legal(base, bits, out):
+    """``out[a]`` = 1 for the actions of a legal set ``(base, bits)``, else 0."""
+    for a in range(out.shape[0]):
+        out[a] = 0
+    k = 0
+    while bits != 0:
+        if bits & 1:
+            out[base + k] = 1
+        bits >>= 1
+        k += 1
+
+
+@njit(cache=True, parallel=True)
+def observe_rows(game, S, R, rows, out, legal_out):
+    """For each listed row, the observation of its seat to act (``out[j]``) and its legal
+    actions (``legal_out[j]``, 1 or 0)."""
+    for j in prange(rows.shape[0]):
+        st = S[rows[j]]
+        observe(game, st, R, turn(game, st), out[j])
+        base, bits = legal(game, st, R)
+        fill_legal(base, bits, legal_out[j])
+
+
+@njit(cache=True)
+def duplicate_results(game, S, R, whole, row_item, row_pattern, patterns, points, wins, deals,
+                      labels, seat_pts, detail):
+    """Add every finished row (item ``row_item[i]``, local to the result arrays, and pattern
+    ``row_pattern[i]``) to the duplicate results, rows in order."""
+    for i in range(S.shape[0]):
+        add_pattern_result(game, S[i], R, whole, row_item[i], row_pattern[i], patterns, points,
+                           wins, deals, labels, seat_pts, detail)
+
+
+@njit(cache=True)
+def act_rows(game, policies, S, R, kind, params, rng, rows):
+    """The action compiled policy ``kind`` takes in each listed row, with that row's
+    generator (as if it were seated at the table)."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        out[j] = choose(policies, game, kind, params, S[rows[j]], R, rng, rows[j])
+    return out
+
+
+@njit(cache=True)
+def act_states(game, policies, S, R, kind, params, rng):
+    """The action compiled policy ``kind`` takes in every row of ``S``, all drawing from one
+    generator ``rng[0]`` (rows in order)."""
+    out = np.empty(S.shape[0], dtype=np.int64)
+    for j in range(S.shape[0]):
+        out[j] = choose(policies, game, kind, params, S[j], R, rng, 0)
+    return out
