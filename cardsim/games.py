@@ -4,13 +4,14 @@ both games (in the manner of OpenSpiel's ``GameType``/``GameInfo``).
 ``cardsim.games.get("debertz")`` (or ``"barbu"``) returns a ``Game``. Code above the engine
 asks it instead of testing the game's name: its rules class, state layout, observer, hand
 records, compiled face (``tag``, see cardsim.game_nb), statistics and the facts that size
-buffers and check results (seats, sides, actions, decisions per deal, score bounds).
+buffers and check results (seats, sides, actions, decisions per deal, score bounds). Each
+game declares its facts in ``cardsim/<game>/contract.py`` and its compiled face in
+``cardsim/<game>/face_nb.py``, under the same names in both games.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
@@ -25,18 +26,78 @@ GAMES = ("debertz", "barbu")
 
 @dataclass(frozen=True)
 class Game:
-    """One game's contract. Facts that depend on the conventions are methods of ``rules``."""
+    """One game's contract. Facts that depend on the conventions take the rules."""
 
     name: str
-    title: str
-    player_counts: tuple[int, ...]     # seats a table may have
-    num_actions: int                   # action ids 0 .. num_actions - 1
-    zero_sum: bool                     # scores of all sides always total zero
-    whole_item_name: str               # what a whole item is: "game" or "match"
-    deals_per_game: int | None         # fixed length of a whole game (None: until a target)
-    _rules_cls: str
-    _game_cls: str
-    _actions: str
+
+    def _module(self, part: str) -> ModuleType:
+        return importlib.import_module(f"cardsim.{self.name}.{part}")
+
+    # --- facts ----------------------------------------------------------------------------
+    @property
+    def _facts(self) -> ModuleType:
+        return self._module("contract")
+
+    @property
+    def title(self) -> str:
+        return self._facts.TITLE
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of seats a table may have."""
+        return self._facts.PLAYER_COUNTS
+
+    @property
+    def num_actions(self) -> int:
+        """Action ids are 0 .. num_actions - 1."""
+        return self._facts.NUM_ACTIONS
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the seats' totals of a whole game (match) always sum to zero."""
+        return self._facts.ZERO_SUM
+
+    @property
+    def whole_item_name(self) -> str:
+        """What a whole item is: "game" or "match"."""
+        return self._facts.WHOLE_ITEM_NAME
+
+    @property
+    def deals_per_game(self) -> int | None:
+        """The fixed number of deals of a whole game (None: played until a target)."""
+        return self._facts.DEALS_PER_GAME
+
+    @property
+    def item_labels(self) -> tuple[str, ...]:
+        """Names of the per-deal categories results can be broken down by (Barbu's
+        contracts; none in Debertz)."""
+        return self._facts.ITEM_LABELS
+
+    def max_decisions_per_deal(self, rules) -> int:
+        """An upper bound on the decisions of one deal."""
+        return self._facts.max_decisions_per_deal(rules)
+
+    def max_decisions_per_game(self, rules) -> int | None:
+        """An upper bound on the decisions of a whole game; None when a game has no fixed
+        length."""
+        if self.deals_per_game is None:
+            return None
+        return self.deals_per_game * self.max_decisions_per_deal(rules)
+
+    def deal_score_bounds(self, rules) -> tuple[float, float | None]:
+        """Bounds of the points one seat records in one deal (an environment's reward before
+        scaling); None where there is no bound."""
+        return self._facts.deal_score_bounds(rules)
+
+    def players(self, rules) -> int:
+        return int(getattr(rules, "players", self.player_counts[0]))
+
+    def sides(self, rules) -> int:
+        """Scoring sides: teams of two where the rules have teams, else one per seat."""
+        return 2 if getattr(rules, "teams", False) else self.players(rules)
+
+    def side_of(self, rules, seat: int) -> int:
+        return seat % 2 if getattr(rules, "teams", False) else seat
 
     # --- parts ----------------------------------------------------------------------------
     @property
@@ -46,46 +107,50 @@ class Game:
 
     @property
     def rules_cls(self) -> type:
-        return _attr(self._rules_cls)
+        return _attr(self._facts.RULES_CLASS)
 
     @property
     def game_cls(self) -> type:
         """The Python game class (same methods in both games: phase, turn, hands, ...)."""
-        return _attr(self._game_cls)
+        return _attr(self._facts.GAME_CLASS)
 
     @property
     def layout(self) -> ModuleType:
-        return importlib.import_module(f"cardsim.{self.name}.layout")
+        """The state row's fields (offsets, phases, rules indices)."""
+        return self._module("layout")
 
     @property
     def observer(self) -> ModuleType:
         """The observer: ``SPEC`` (named pieces), ``OBS_SIZE``, ``observe(st, R, seat, out)``."""
-        return importlib.import_module(f"cardsim.{self.name}.observe_nb")
+        return self._module("observe_nb")
 
     @property
     def records(self) -> ModuleType:
         """Hand records: ``record_of_row(st, rules, seed)`` and ``replay(record)``."""
-        return importlib.import_module(f"cardsim.{self.name}.record")
+        return self._module("record")
 
     @property
     def kernels(self) -> ModuleType:
         """The compiled face (``cardsim.<game>.face_nb``), same names in both games."""
-        return importlib.import_module(f"cardsim.{self.name}.face_nb")
+        return self._module("face_nb")
 
     @property
     def stats(self) -> ModuleType:
         """Simulation statistics: columns ``S_*`` and ``NUM_STATS``."""
-        return importlib.import_module(f"cardsim.{self.name}.simulate_nb")
+        return self._module("simulate_nb")
 
     @property
     def obs_size(self) -> int:
         return int(self.observer.OBS_SIZE)
 
     @property
-    def action_name(self) -> Callable[[int], str]:
-        return _attr(self._actions + ":action_name")
+    def num_stats(self) -> int:
+        return int(self.stats.NUM_STATS)
 
-    # --- facts that depend on the conventions ---------------------------------------------
+    @property
+    def action_name(self) -> Callable[[int], str]:
+        return self._module("actions").action_name
+
     def make_rules(self, rules=None, conventions=None):
         """Rules from a rules object, a mapping and/or keyword conventions (validated)."""
         cls = self.rules_cls
@@ -98,51 +163,6 @@ class Game:
             return cls.from_dict({**rules, **conventions})
         raise InvalidConfigError(
             f"rules must be a {cls.__name__} or a dict, got {type(rules).__name__}")
-
-    def players(self, rules) -> int:
-        return int(getattr(rules, "players", 4))
-
-    def sides(self, rules) -> int:
-        """Scoring sides: Debertz teams of two, else one per seat."""
-        return 2 if getattr(rules, "teams", False) else self.players(rules)
-
-    def side_of(self, rules, seat: int) -> int:
-        return seat % 2 if getattr(rules, "teams", False) else seat
-
-    def max_decisions_per_deal(self, rules) -> int:
-        """An upper bound on the decisions of one deal."""
-        if self.name == "debertz":
-            n = self.players(rules)
-            tricks = 8 if n == 4 else 9                      # D12
-            return 2 * n + 1 + tricks * n                     # two bidding rounds, swap, cards
-        L = self.layout
-        return 2 + 2 * 12 + L.PLAYS_WIDTH                    # contract, trump/rank, B6, plays
-
-    def max_decisions_per_game(self, rules) -> int | None:
-        """An upper bound on the decisions of a whole game; None when a game has no fixed
-        length (Debertz plays deals until a side reaches the target, D11)."""
-        if self.deals_per_game is None:
-            return None
-        return self.deals_per_game * self.max_decisions_per_deal(rules)
-
-    def deal_score_bounds(self, rules) -> tuple[float, float | None]:
-        """Bounds of the points one seat records in one deal (an env's reward before
-        scaling); None where there is no bound."""
-        if self.name == "debertz":
-            # D9: recorded points are never negative but for the byte and no-trick penalties;
-            # the pot of hanging bytes carries over without limit, so no upper bound.
-            return -float(rules.byte_penalty) - float(rules.no_trick_penalty), None
-        # B4/B5: a contract score lies in -30 .. +65; B7.2: each of three pairs settles at
-        # most twice the largest difference of two contract scores (95)
-        return -30.0 - 3 * 2 * 95.0, 65.0 + 3 * 2 * 95.0
-
-    def record_line(self, st: np.ndarray, rules, seed: int) -> str:
-        """The hand record of the deal that has just ended in state row ``st``, as the JSON
-        line the game's record files hold."""
-        record = self.records.record_of_row(st, rules, seed)
-        if self.name == "barbu":
-            return self.records.to_json_line(record)
-        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     # --- reading a state row -------------------------------------------------------------
     def turn(self, st: np.ndarray) -> int:
@@ -165,32 +185,20 @@ class Game:
         """The legal actions of a boolean row, by name."""
         return ", ".join(self.action_name(a) for a in np.flatnonzero(legal)) or "none"
 
-    # --- statistics -----------------------------------------------------------------------
-    @property
-    def num_stats(self) -> int:
-        return int(self.stats.NUM_STATS)
+    def record_line(self, st: np.ndarray, rules, seed: int) -> str:
+        """The hand record of the deal just ended in state row ``st``, as the JSON line the
+        game's record files hold."""
+        return self._facts.record_line(st, rules, seed)
 
+    # --- statistics -----------------------------------------------------------------------
     def summarize(self, stats: np.ndarray, rules, seed: int, whole: bool,
                   seconds: float) -> dict:
-        """The readable summary of a statistics array."""
-        summary = importlib.import_module(f"cardsim.{self.name}.summary")
-        if self.name == "debertz":
-            return summary.summarize(stats, rules, seconds)
-        return summary.summarize(stats, rules, seed, whole, seconds)
+        """The readable summary of a simulation's statistics array."""
+        return self._facts.summarize(stats, rules, seed, whole, seconds)
 
     def bench(self, rules, hands: int, threads: int) -> dict:
         """Throughput of the engine's compiled random-play fast path."""
-        summary = importlib.import_module(f"cardsim.{self.name}.summary")
-        if self.name == "debertz":
-            return summary.bench(rules, hands=hands, threads=threads)
-        return summary.bench(hands=hands, threads=threads)
-
-    def contract_names(self) -> tuple[str, ...]:
-        """Labels of per-item breakdowns (Barbu's contracts; none in Debertz)."""
-        if self.name == "barbu":
-            from cardsim.barbu.actions import CONTRACT_NAMES
-            return tuple(CONTRACT_NAMES)
-        return ()
+        return self._facts.bench(rules, hands, threads)
 
 
 def _attr(path: str):
@@ -198,25 +206,10 @@ def _attr(path: str):
     return getattr(importlib.import_module(module), name)
 
 
-_GAMES = {
-    "debertz": Game("debertz", "Debertz", (2, 3, 4), 40, zero_sum=False,
-                    whole_item_name="game", deals_per_game=None,
-                    _rules_cls="cardsim.debertz.rules:DebertzRules",
-                    _game_cls="cardsim.debertz.game:DebertzGame",
-                    _actions="cardsim.debertz.actions"),
-    "barbu": Game("barbu", "Barbu", (4,), 80, zero_sum=True, whole_item_name="match",
-                  deals_per_game=28,
-                  _rules_cls="cardsim.barbu.rules:BarbuRules",
-                  _game_cls="cardsim.barbu.game:BarbuGame",
-                  _actions="cardsim.barbu.actions"),
-}
-
-
-def get(name: str) -> Game:
+def get(name) -> Game:
     """The contract of game ``name`` ("debertz" or "barbu")."""
     if isinstance(name, Game):
         return name
-    try:
-        return _GAMES[name]
-    except (KeyError, TypeError):
-        raise InvalidConfigError(f"unknown game {name!r}; games: {', '.join(GAMES)}") from None
+    if name not in GAMES:
+        raise InvalidConfigError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    return Game(name)

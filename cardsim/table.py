@@ -170,8 +170,8 @@ class Table:
                   force: bool = False, detail: bool = False, n_threads: int = 1):
         """Items ``first .. first + n - 1``, each once per pattern of ``seating``. Returns
         ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``."""
-        if force and self.game.name != "barbu":
-            raise InvalidConfigError("forcing contracts needs Barbu")
+        if force and not self.game.item_labels:
+            raise InvalidConfigError(f"{self.game.title} has no contracts to force")
         agent_kinds = seating.kinds
         with threads(n_threads):
             if seating.all_compiled:

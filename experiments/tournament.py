@@ -221,7 +221,7 @@ class Tournament:
 def _by_contract(game: str, pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
     """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
     rows = []
-    for c, name in enumerate(games.get(game).contract_names()):
+    for c, name in enumerate(games.get(game).item_labels):
         sel = pts[contracts == c]
         if len(sel):
             diff, half = mean_ci(sel[:, 0] - sel[:, 1])
@@ -232,7 +232,7 @@ def _by_contract(game: str, pts: np.ndarray, contracts: np.ndarray) -> list[dict
 
 
 def _has_contracts(game: str) -> bool:
-    return bool(games.get(game).contract_names())
+    return bool(games.get(game).item_labels)
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

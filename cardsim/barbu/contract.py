@@ -1,0 +1,50 @@
+"""Barbu's facts and its answers to the game contract (``cardsim.games``): the same names in
+every game's ``contract`` module."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.barbu.actions import CONTRACT_NAMES
+
+TITLE = "Barbu"
+PLAYER_COUNTS = (4,)             # B1
+NUM_ACTIONS = 80                 # cardsim.barbu.actions
+ZERO_SUM = True                  # B8: the 28-deal match totals zero
+WHOLE_ITEM_NAME = "match"
+DEALS_PER_GAME = 28              # B2
+ITEM_LABELS = tuple(CONTRACT_NAMES)  # a deal's contract, for per-contract results
+RULES_CLASS = "cardsim.barbu.rules:BarbuRules"
+GAME_CLASS = "cardsim.barbu.game:BarbuGame"
+
+
+def max_decisions_per_deal(rules) -> int:
+    """The contract (B3), its trump or starting rank, the doubling answers (B6: at most 12
+    first answers and 12 redoubles) and the plays log (cards and Domino passes)."""
+    from cardsim.barbu import layout as L
+
+    return 2 + 2 * 12 + L.PLAYS_WIDTH
+
+
+def deal_score_bounds(rules) -> tuple[float, float | None]:
+    """B4/B5: a contract score lies in -30 .. +65; B7.2: each of three pairs settles at most
+    twice the largest difference of two contract scores (95)."""
+    return -30.0 - 3 * 2 * 95.0, 65.0 + 3 * 2 * 95.0
+
+
+def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) -> dict:
+    from cardsim.barbu.summary import summarize as summary
+
+    return summary(stats, rules, seed, whole, seconds)
+
+
+def bench(rules, hands: int, threads: int) -> dict:
+    from cardsim.barbu.summary import bench as run
+
+    return run(hands=hands, threads=threads)
+
+
+def record_line(st: np.ndarray, rules, seed: int) -> str:
+    from cardsim.barbu.record import record_of_row, to_json_line
+
+    return to_json_line(record_of_row(st, rules, seed))

@@ -1,0 +1,52 @@
+"""Debertz's facts and its answers to the game contract (``cardsim.games``): the same names
+in every game's ``contract`` module."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+TITLE = "Debertz"
+PLAYER_COUNTS = (2, 3, 4)        # D1; teams of two with 4
+NUM_ACTIONS = 40                 # cardsim.debertz.actions
+ZERO_SUM = False                 # recorded points are not zero-sum (D9)
+WHOLE_ITEM_NAME = "game"         # what a whole item is
+DEALS_PER_GAME = None            # a game runs until a side reaches the target (D11)
+ITEM_LABELS = ()                 # no per-deal category to break results down by
+RULES_CLASS = "cardsim.debertz.rules:DebertzRules"
+GAME_CLASS = "cardsim.debertz.game:DebertzGame"
+
+
+def max_decisions_per_deal(rules) -> int:
+    """Two bidding rounds (D4), the seven swap (D5) and every card (D12: 8 tricks with 4
+    players, 9 with 2 or 3)."""
+    n = rules.players
+    tricks = 8 if n == 4 else 9
+    return 2 * n + 1 + tricks * n
+
+
+def deal_score_bounds(rules) -> tuple[float, float | None]:
+    """D9: recorded points are never negative but for the byte and no-trick penalties; the
+    pot of hanging bytes carries over without limit, so there is no upper bound."""
+    return -float(rules.byte_penalty) - float(rules.no_trick_penalty), None
+
+
+def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) -> dict:
+    from cardsim.debertz.summary import summarize as summary
+
+    return summary(stats, rules, seconds)
+
+
+def bench(rules, hands: int, threads: int) -> dict:
+    from cardsim.debertz.summary import bench as run
+
+    return run(rules, hands=hands, threads=threads)
+
+
+def record_line(st: np.ndarray, rules, seed: int) -> str:
+    """The hand record of the deal just ended in row ``st`` as a compact JSON line."""
+    from cardsim.debertz.record import record_of_row
+
+    return json.dumps(record_of_row(st, rules, seed), separators=(",", ":"),
+                      ensure_ascii=False)
