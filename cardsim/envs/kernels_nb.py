@@ -79,6 +79,18 @@ def apply_and_advance(game, policies, st, R, action, learners, kinds, params, rn
 
 
 @njit(cache=True, inline="always")
+def advance_opponents(game, policies, st, R, rng, i, kinds, params, whole, rewards):
+    """Score deal ends and let the compiled seats decide until a PYTHON seat (a learner) is
+    to act; True when the episode ends first."""
+    while True:
+        if settle(game, st, R, whole, rewards):
+            return True
+        play_compiled(game, policies, st, R, rng, i, kinds, params)
+        if not deal_over(game, st):
+            return False
+
+
+@njit(cache=True, inline="always")
 def write_decision(game, st, R, i, seats, obs, legal_out, with_obs):
     seat = turn(game, st)
     seats[i] = seat
@@ -87,52 +99,72 @@ def write_decision(game, st, R, i, seats, obs, legal_out, with_obs):
     write_legal(game, st, R, legal_out[i])
 
 
-# Batched kernels: a parallel loop over blocks of rows; each block reads its own copy of the
-# rules and runs a loop compiled without reference counting (cardsim.jit): otherwise every
-# engine call would update shared reference counts and threads would fight over them.
+# Batched kernels: a parallel loop over blocks of rows; each block reads its own copies of the
+# rules and the seating and runs a loop compiled without reference counting (cardsim.jit):
+# otherwise every engine call would update shared reference counts and threads would fight
+# over them.
+@njit(cache=True, inline="always")
+def start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids, stride, whole,
+                  fresh, scratch):
+    """Begin the next episode of row i and play its compiled seats up to a learner's
+    decision (episodes that end before one are skipped; ``scratch`` takes their points)."""
+    fresh_game = fresh
+    while True:
+        game_ids[i] += stride * begin_episode(game, st, R, seed, game_ids[i], whole, fresh_game)
+        fresh_game = False
+        if not advance_opponents(game, policies, st, R, rng, i, kinds, params, whole,
+                                 scratch):
+            return
+
+
 @njit(cache=True, **NO_REFCOUNT)
-def reset_rows(game, S, R, seed, game_ids, stride, whole, pending, seats, obs, legal_out,
-               with_obs, lo, hi):
+def reset_rows(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
+               pending, seats, obs, legal_out, with_obs, scratch, lo, hi):
     for i in range(lo, hi):
         st = S[i]
-        game_ids[i] += stride * begin_episode(game, st, R, seed, game_ids[i], whole, True)
+        start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids, stride,
+                      whole, True, scratch)
         pending[i] = False
         write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
 
 
 @njit(cache=True, parallel=True)
-def batch_reset(game, S, R, seed, game_ids, stride, whole, pending, seats, obs, legal_out,
-                with_obs, n_blocks):
-    """Every row starts a fresh game (game ``game_ids[i]``, then ``+= stride``)."""
+def batch_reset(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
+                pending, seats, obs, legal_out, with_obs, n_blocks):
+    """Every row starts a fresh game (game ``game_ids[i]``, then ``+= stride``); compiled
+    seats (``kinds[seat]`` >= 0) decide until a learner seat (PYTHON) is to act."""
     n = S.shape[0]
     per = (n + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
-        reset_rows(game, S, R.copy(), seed, game_ids, stride, whole, pending, seats, obs,
-                   legal_out, with_obs, b * per, min(n, (b + 1) * per))
+        reset_rows(game, policies, S, R.copy(), rng, kinds.copy(), params.copy(), seed,
+                   game_ids, stride, whole, pending, seats, obs, legal_out, with_obs,
+                   np.zeros(4), b * per, min(n, (b + 1) * per))
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def step_rows(game, S, R, actions, seed, game_ids, stride, whole, same_step, pending, seats,
-              obs, legal_out, rewards, done, final_obs, with_obs, lo, hi):
+def step_rows(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
+              same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
+              scratch, lo, hi):
     for i in range(lo, hi):
         st = S[i]
         for s in range(rewards.shape[1]):
             rewards[i, s] = 0.0
         done[i] = False
         if pending[i]:
-            game_ids[i] += stride * begin_episode(game, st, R, seed, game_ids[i], whole, False)
+            start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids,
+                          stride, whole, False, scratch)
             pending[i] = False
             write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
             continue
         acted = turn(game, st)
         step(game, st, R, actions[i])
-        if settle(game, st, R, whole, rewards[i]):
+        if advance_opponents(game, policies, st, R, rng, i, kinds, params, whole, rewards[i]):
             done[i] = True
             if same_step:
                 if with_obs:
                     observe(game, st, R, acted, final_obs[i])
-                game_ids[i] += stride * begin_episode(game, st, R, seed, game_ids[i], whole,
-                                                      False)
+                start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids,
+                              stride, whole, False, scratch)
             else:
                 pending[i] = True
                 seats[i] = acted
@@ -145,9 +177,12 @@ def step_rows(game, S, R, actions, seed, game_ids, stride, whole, same_step, pen
 
 
 @njit(cache=True, parallel=True)
-def batch_step(game, S, R, actions, seed, game_ids, stride, whole, same_step, pending, seats,
-               obs, legal_out, rewards, done, final_obs, with_obs, n_blocks):
-    """One decision in every game: row i's seat to act (``seats[i]``) plays ``actions[i]``.
+def batch_step(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
+               same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
+               n_blocks):
+    """One decision in every game: row i's seat to act (``seats[i]``, a learner seat) plays
+    ``actions[i]``; then its compiled seats decide (generator ``rng[i]``) until a learner seat
+    is to act again.
 
     Deal ends add each seat's points to ``rewards[i]`` (zeroed first); ``done[i]`` marks an
     episode end. Autoreset: with ``same_step`` the next episode starts at once (the
@@ -158,6 +193,6 @@ def batch_step(game, S, R, actions, seed, game_ids, stride, whole, same_step, pe
     n = S.shape[0]
     per = (n + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
-        step_rows(game, S, R.copy(), actions, seed, game_ids, stride, whole, same_step,
-                  pending, seats, obs, legal_out, rewards, done, final_obs, with_obs, b * per,
-                  min(n, (b + 1) * per))
+        step_rows(game, policies, S, R.copy(), rng, kinds.copy(), params.copy(), actions, seed,
+                  game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
+                  done, final_obs, with_obs, np.zeros(4), b * per, min(n, (b + 1) * per))

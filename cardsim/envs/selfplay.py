@@ -1,4 +1,5 @@
-"""Batched self-play: N games stepped together in compiled code, every seat acting.
+"""Batched self-play: N games stepped together in compiled code, every seat acting (or some
+seats played by compiled opponents at the table).
 
 ``SelfPlayBatch`` keeps N engine state rows. Each call of ``step(actions)`` makes one decision
 in every game — row i's seat to act plays ``actions[i]`` — in one parallel kernel
@@ -7,6 +8,11 @@ starts next deals and episodes, and writes for every game the seat to act, its o
 vector and its legal mask. Nothing returns to Python per game.
 
 ``SelfPlayVectorEnv`` is a Gymnasium ``VectorEnv`` on it, with an explicit autoreset mode.
+
+Opponents: ``opponents`` gives compiled agents (or specs such as ``"heuristic"``) for some
+seats, as the Gymnasium environment takes them; they decide inside the same kernel (the
+table's ``play_compiled``), so the batch only ever waits for the caller's seats. Their random
+draws come from row i's generator, seeded from (seed, first_game + i).
 
 Determinism: row i plays games ``first_game + i``, ``first_game + i + N``, ... of the run
 with seed ``seed`` (cardsim's seeded deals), so its deals do not depend on threads.
@@ -25,9 +31,13 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from cardsim import games
+from cardsim import games, rng_nb
 from cardsim.envs import kernels_nb as K
 from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES
+from cardsim.table import is_compiled, resolve_agent
+
+OPPONENT_KEY = 1 << 45  # stream key of the compiled opponents' draws in row i
 
 
 class SelfPlayStep(NamedTuple):
@@ -59,12 +69,18 @@ class SelfPlayBatch:
     Rewards: ``rewards[i, s]`` is what seat s scored (its side's recorded points in Debertz,
     its deal score in Barbu) at every deal of game i that ended during the call; seats beyond
     the player count stay 0.
+
+    ``opponents``: None (every seat is the caller's), or compiled agents or agent specs for
+    some seats: one for every seat but seat 0 (an agent or spec), a list per seat (None for
+    the caller's seats) or a dict seat -> agent. ``seats`` then only ever holds the caller's
+    seats.
     """
 
     def __init__(self, game: str, num_games: int, rules=None, *, seed: int = 0,
                  episode: str = "deal", autoreset: str = "same_step", observations: bool = True,
                  threads: int | None = None, reward_scale: float = 1.0,
-                 check_actions: bool = True, first_game: int = 0, **conventions):
+                 check_actions: bool = True, first_game: int = 0, opponents=None,
+                 **conventions):
         self.kit = games.get(game)
         self.game = game
         self.rules = self.kit.make_rules(rules, conventions)
@@ -101,6 +117,45 @@ class SelfPlayBatch:
         self.rewards = np.zeros((n, 4), dtype=np.float32)
         self.done = np.zeros(n, dtype=np.bool_)
         self.seed = int(seed)
+        self._seat_opponents(opponents)
+
+    def _seat_opponents(self, opponents) -> None:
+        """Per seat: PYTHON for the caller's seats, else the compiled opponent's kind."""
+        n = self.kit.players(self.rules)
+        if opponents is None:
+            chosen = {}
+        elif isinstance(opponents, dict):
+            chosen = dict(opponents)
+        elif isinstance(opponents, (list, tuple)):
+            if len(opponents) != n:
+                raise InvalidConfigError(
+                    f"opponents as a list needs one entry per seat ({n}), got {len(opponents)}")
+            chosen = dict(enumerate(opponents))
+        else:
+            chosen = {s: opponents for s in range(1, n)}
+        bad = [s for s in chosen if type(s) is not int or not 0 <= s < n]
+        if bad:
+            raise InvalidConfigError(f"opponent seats must be 0..{n - 1}, got {bad[0]!r}")
+        self.kinds = np.full(4, PYTHON, dtype=np.int64)
+        self.params = np.zeros((4, 8), dtype=np.float64)
+        self.policies = RANDOM_POLICIES
+        for s, spec in chosen.items():
+            if spec is None:
+                continue
+            agent = resolve_agent(spec, self.game)
+            if not is_compiled(agent):
+                raise InvalidConfigError(
+                    f"self-play opponents must be compiled agents (random, heuristic, ...); "
+                    f"seat {s} got {agent!r}: play a Python agent's seats yourself")
+            self.kinds[s] = int(agent.kind)
+            self.params[s, :len(agent.params)] = agent.params
+            if int(agent.kind) != RANDOM:
+                self.policies = agent.policies
+        if (self.kinds[:n] != PYTHON).all():
+            raise InvalidConfigError("self-play needs at least one seat left to the caller")
+        self.opponent_rng = np.array(
+            [rng_nb.stream(self.seed, self.first_game + i, OPPONENT_KEY)
+             for i in range(self.num_games)], dtype=np.uint64)
 
     @property
     def obs_size(self) -> int:
@@ -136,9 +191,12 @@ class SelfPlayBatch:
         self.game_ids[:] = self.first_game + np.arange(self.num_games)
         self.rewards[:] = 0.0
         self.done[:] = False
-        K.batch_reset(self.kit.tag, self.states, self.R, self.seed, self.game_ids,
-                                     self.num_games, self.whole_game, self.pending, self.seats,
-                                     self.obs, self._legal, self.with_obs, self._blocks())
+        self.opponent_rng[:] = [rng_nb.stream(self.seed, self.first_game + i, OPPONENT_KEY)
+                                for i in range(self.num_games)]
+        K.batch_reset(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
+                      self.kinds, self.params, self.seed, self.game_ids, self.num_games,
+                      self.whole_game, self.pending, self.seats, self.obs, self._legal,
+                      self.with_obs, self._blocks())
         return self._result()
 
     def step(self, actions) -> SelfPlayStep:
@@ -156,11 +214,11 @@ class SelfPlayBatch:
                 raise IllegalActionError(
                     f"action {int(actions[i])} of game {i} (seat {int(self.seats[i])}) is not "
                     f"legal; legal actions: {legal}")
-        K.batch_step(self.kit.tag, self.states, self.R, actions, self.seed, self.game_ids,
-                                    self.num_games, self.whole_game, self.same_step,
-                                    self.pending, self.seats, self.obs, self._legal,
-                                    self.rewards, self.done, self.final_obs, self.with_obs,
-                                    self._blocks())
+        K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
+                     self.kinds, self.params, actions, self.seed, self.game_ids,
+                     self.num_games, self.whole_game, self.same_step, self.pending, self.seats,
+                     self.obs, self._legal, self.rewards, self.done, self.final_obs,
+                     self.with_obs, self._blocks())
         return self._result()
 
 

@@ -115,3 +115,44 @@ def test_vector_env(mode):
         if mode == "same_step" and term.any():
             assert info["_final_obs"].sum() == term.sum()
     assert ended > 0
+
+
+@pytest.mark.parametrize("game, kw, opponents", [
+    ("debertz", dict(players=2), "heuristic"),
+    ("debertz", dict(players=4, teams=True), {1: "heuristic", 3: "heuristic"}),
+    ("barbu", dict(), [None, "heuristic", None, "random"]),
+])
+def test_compiled_opponents_play_inside_the_batch(game, kw, opponents):
+    """Seats of compiled opponents never reach the caller; they play (and score) inside the
+    step kernel, deterministically for any thread count."""
+    runs = []
+    for threads in (1, 2):
+        b = SelfPlayBatch(game, 64, seed=3, opponents=opponents, threads=threads, **kw)
+        theirs = np.flatnonzero(b.kinds >= 0)
+        r = b.reset()
+        total = np.zeros(4)
+        episodes = 0
+        for _ in range(400):
+            assert not np.isin(r.seats, theirs).any()
+            r = b.step(r.legal.argmax(axis=1))  # the caller plays its first legal action
+            total += r.rewards.sum(axis=0)
+            episodes += int(r.done.sum())
+        runs.append((total.copy(), episodes, b.states.copy()))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][2], runs[1][2])
+    assert runs[0][1] > 20
+    if game == "debertz":  # the heuristic side outscores first-legal play
+        mine = [s for s in range(kw["players"]) if s not in np.flatnonzero(b.kinds >= 0)]
+        assert runs[0][0][1] > runs[0][0][mine[0]]
+
+
+def test_selfplay_opponents_must_be_compiled():
+    from cardsim.errors import InvalidConfigError
+
+    class Py:
+        def act(self, o, m):
+            return m.argmax(axis=1)
+
+    with pytest.raises(InvalidConfigError, match="must be compiled agents"):
+        SelfPlayBatch("debertz", 4, opponents=Py())
+    with pytest.raises(InvalidConfigError, match="at least one seat"):
+        SelfPlayBatch("debertz", 4, opponents=["heuristic", "heuristic"])
