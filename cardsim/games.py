@@ -11,6 +11,7 @@ game declares its facts in ``cardsim/<game>/contract.py`` and its compiled face 
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
@@ -31,7 +32,7 @@ class Game:
     name: str
 
     def _module(self, part: str) -> ModuleType:
-        return importlib.import_module(f"cardsim.{self.name}.{part}")
+        return _game_module(self.name, part)
 
     # --- facts ----------------------------------------------------------------------------
     @property
@@ -199,6 +200,12 @@ class Game:
     def bench(self, rules, hands: int, threads: int) -> dict:
         """Throughput of the engine's compiled random-play fast path."""
         return self._facts.bench(rules, hands, threads)
+
+
+@functools.lru_cache(maxsize=None)
+def _game_module(game: str, part: str) -> ModuleType:
+    """``cardsim.<game>.<part>``, looked up once (environments read parts on every step)."""
+    return importlib.import_module(f"cardsim.{game}.{part}")
 
 
 def _attr(path: str):

@@ -21,3 +21,21 @@ NO_REFCOUNT = {"_nrt": False}
 def ix(i):
     """A non-negative index ``i`` typed unsigned, so indexing with it has no wraparound code."""
     return np.uint64(i)
+
+
+def bind(kernel, *args):
+    """``kernel``'s compiled code for the types of ``args``, callable without numba typing
+    its arguments again on every call.
+
+    numba types most arguments in C, but objects of other classes (the game and policy-set
+    tags, cardsim.game_nb) go back to Python on every call, a few microseconds each: too
+    much for an environment's single step. Call the result only with arguments of the same
+    types as ``args`` (the same arrays or arrays alike, ints where ints were): it does not
+    check them. Under ``NUMBA_DISABLE_JIT`` the kernel itself is returned."""
+    from numba import config
+
+    if config.DISABLE_JIT:
+        return kernel
+    signature = tuple(kernel.typeof_pyval(a) for a in args)
+    kernel.compile(signature)  # compiles, or loads numba's cache
+    return kernel.overloads[signature].entry_point

@@ -19,6 +19,7 @@ from cardsim import games
 from cardsim.envs import kernels_nb as K
 from cardsim.envs.kernels_nb import EPISODE_END, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.jit import bind
 from cardsim.policy_nb import PYTHON, RANDOM_POLICIES
 
 
@@ -79,7 +80,7 @@ class CardGameAEC(AECEnv):
             self._game_id = 0
             self._started = True
         started = K.begin_episode(self.kit.tag, self._st, self.R, self._engine_seed,
-                                  self._game_id, self.whole_game, fresh)
+                                  self._game_id, self.whole_game, fresh)  # once an episode
         self._game_id += started
         self._rewards[:] = 0.0
         status = self._advance(-1, 0)
@@ -135,10 +136,17 @@ class CardGameAEC(AECEnv):
 
     def _advance(self, action: int, obs_seat: int) -> int:
         all_seats = (1 << self.n_players) - 1
-        return K.apply_and_advance(self.kit.tag, RANDOM_POLICIES, self._st, self.R, action,
-                                   all_seats, self._kinds, self._params, self._rng,
-                                   self.whole_game, self._rewards, self._obs, self._legal,
-                                   obs_seat)
+        args = (self.kit.tag, RANDOM_POLICIES, self._st, self.R, action, all_seats,
+                self._kinds, self._params, self._rng, self.whole_game, self._rewards,
+                self._obs, self._legal, obs_seat)
+        if "_bound_advance" not in self.__dict__:  # no argument typing per step (cardsim.jit)
+            self._bound_advance = bind(K.apply_and_advance, *args)
+        return self._bound_advance(*args)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_bound_advance", None)
+        return state
 
     def render(self):
         if self.render_mode != "ansi":

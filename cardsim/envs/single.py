@@ -28,6 +28,7 @@ from cardsim import games
 from cardsim.envs import kernels_nb as K
 from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.jit import bind
 from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES
 from cardsim.table import EngineRows, Observations, agent_label, is_compiled, resolve_agent
 
@@ -141,6 +142,7 @@ class CardGameEnv(gym.Env):
         self._engine_seed = 0
         self._game_id = 0
         self.seat = 0 if seat == "random" else seat
+        self._kinds_seat = -1  # the seat _learners and _kinds were worked out for
 
     # --- set-up ---------------------------------------------------------------------------
     def _parse_opponents(self, opponents) -> dict[int, Any]:
@@ -221,8 +223,9 @@ class CardGameEnv(gym.Env):
         fresh = fresh or self._status != EPISODE_END
         status = EPISODE_END
         while status == EPISODE_END:
-            started = K.begin_episode(self.kit.tag, self._st, self.R, self._engine_seed,
-                                      self._game_id, self.whole_game, fresh)
+            started = self._kernel("begin_episode")(self.kit.tag, self._st, self.R,
+                                                    self._engine_seed, self._game_id,
+                                                    self.whole_game, fresh)
             fresh = False
             if started:
                 self._game_id += 1
@@ -269,19 +272,32 @@ class CardGameEnv(gym.Env):
                 f"legal=[{legal}]")
 
     # --- internals ------------------------------------------------------------------------
+    def _kernel(self, name: str):
+        """The compiled kernel ``name`` of kernels_nb, bound to this env's argument types
+        (cardsim.jit.bind: no argument typing per call)."""
+        bound = self.__dict__.setdefault("_bound", {})
+        if name not in bound:
+            learners, kinds = self._seat_kinds()
+            args = {"begin_episode": (self.kit.tag, self._st, self.R, 0, 0, 0, True),
+                    "apply_and_advance": (self.kit.tag, self._policies, self._st, self.R, -1,
+                                          learners, kinds, self._params, self._rng,
+                                          self.whole_game, self._rewards, self._obs,
+                                          self._legal, 0)}[name]
+            bound[name] = bind(getattr(K, name), *args)
+        return bound[name]
+
     def _advance(self, action: int) -> int:
         """Apply ``action`` (-1: none), then run the other seats until the learner acts or
         the episode ends: compiled opponents inside the compiled step, Python opponents
         asked here."""
-        learners, kinds = self._seat_kinds()
-
-        def advance(a):
-            return K.apply_and_advance(self.kit.tag, self._policies, self._st, self.R, a,
-                                       learners, kinds, self._params, self._rng,
-                                       self.whole_game, self._rewards, self._obs,
-                                       self._legal, self.seat)
-
-        status = advance(action)
+        if self._kinds_seat != self.seat:
+            self._learners, self._kinds = self._seat_kinds()
+            self._kinds_seat = self.seat
+        advance = self._kernel("apply_and_advance")
+        args = (self.kit.tag, self._policies, self._st, self.R)
+        rest = (self._learners, self._kinds, self._params, self._rng, self.whole_game,
+                self._rewards, self._obs, self._legal, self.seat)
+        status = advance(*args, action, *rest)
         while status == EXTERNAL:
             seat = self.kit.turn(self._st)
             agent = self._opponents[seat]
@@ -291,8 +307,13 @@ class CardGameEnv(gym.Env):
                 raise IllegalActionError(
                     f"opponent {agent_label(agent)!r} at seat {seat} chose action {a}, which "
                     f"is not legal; legal actions: {self.kit.legal_names(self._legal)}")
-            status = advance(a)
+            status = advance(*args, a, *rest)
         return status
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_bound", None)  # compiled entry points are bound again when needed
+        return state
 
     def _observation(self):
         vec = self._obs.copy()
