@@ -53,6 +53,24 @@ def resolve_agent(spec, game: str):
     return resolvers[0].load()(spec, game)
 
 
+class EngineRandom:
+    """The engine's own uniformly random policy as a compiled agent (``RANDOM_AGENT``), for
+    seatings made without the agents package."""
+
+    label = "random"
+    kind = 0
+    params = np.zeros(1)
+    policies = RANDOM_POLICIES
+
+    def act(self, observations, legal_masks):
+        engine = observations.engine
+        return table_nb.act_rows(engine.game, self.policies, engine.states, engine.R,
+                                 self.kind, self.params, engine.rng, engine.rows)
+
+
+RANDOM_AGENT = EngineRandom()
+
+
 def is_compiled(agent) -> bool:
     """Whether ``agent`` has a compiled policy the table can run inside its loops."""
     return all(hasattr(agent, a) for a in ("kind", "params", "policies"))

@@ -278,10 +278,3 @@ def batch_next_deal(S, R):
     for i in prange(S.shape[0]):
         if S[i, L.PHASE] == L.PH_DEAL_END:
             next_deal(S[i], R)
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def batch_deal_stats(S, stats, whole_matches):
-    """Add every row's just-ended deal to ``stats`` (as simulate_random counts it)."""
-    for i in range(S.shape[0]):
-        record_deal_stats(S[i], stats, whole_matches)

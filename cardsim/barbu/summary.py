@@ -13,9 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cardsim.barbu import actions as A
-from cardsim.barbu import layout as L
 from cardsim.barbu import simulate_nb as S
-from cardsim.barbu.record import deal_record, to_json_line
 from cardsim.barbu.rules import BarbuRules
 from cardsim.errors import InvalidConfigError
 from cardsim.records import RecordWriter
@@ -67,7 +65,8 @@ def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | N
         if history_path is None:
             stats = S.simulate_random(R, seed, 0, n_items, whole, min(MAX_BLOCKS, n_items))
         else:
-            stats = _simulate_with_history(rules, R, seed, n_items, whole, Path(history_path))
+            stats = _simulate_with_history(rules, R, seed, n_items, whole, Path(history_path),
+                                               threads)
         seconds = time.perf_counter() - t0
     out = summarize(stats, rules, seed, whole, seconds)
     out["threads"] = threads
@@ -75,30 +74,18 @@ def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | N
     return out
 
 
-def _simulate_with_history(rules, R, seed, n_items, whole, path: Path) -> np.ndarray:
-    """The batch path: same items and decisions as simulate_random, records written in
-    (game, deal) order."""
-    stats = np.zeros(S.NUM_STATS, dtype=np.int64)
+def _simulate_with_history(rules, R, seed, n_items, whole, path: Path,
+                           threads: int) -> np.ndarray:
+    """The table's record path (cardsim.table): the same items and decisions as
+    simulate_random, records written in (match, deal) order."""
+    from cardsim import games
+    from cardsim.table import RANDOM_AGENT, Seating, Table
+
+    contract = games.get("barbu")
     with RecordWriter(path) as out:
-        for lo in range(0, n_items, HISTORY_CHUNK):
-            n = min(HISTORY_CHUNK, n_items - lo)
-            batch = np.zeros((n, L.STATE_WIDTH), dtype=np.int64)
-            rng = np.zeros(n, dtype=np.uint64)
-            taken = np.zeros(n, dtype=np.int64)
-            S.batch_init(batch, R, seed, lo, whole, rng)
-            lines = [[] for _ in range(n)]
-            for d in range(L.DEALS_PER_MATCH if whole else 1):
-                S.batch_random_deal(batch, R, rng, taken)
-                stats[S.S_DECISIONS] += int(taken.sum())
-                S.batch_deal_stats(batch, stats, whole)
-                for i in range(n):
-                    lines[i].append(to_json_line(deal_record(batch[i], rules, seed)))
-                if whole:
-                    S.batch_next_deal(batch, R)
-            for row in lines:
-                for line in row:
-                    out.write_line(line)
-    return stats
+        return Table("barbu", rules, batch=HISTORY_CHUNK).simulate(
+            Seating([RANDOM_AGENT], [[0, 0, 0, 0]]), seed, 0, n_items, whole, threads,
+            history=lambda row: contract.record_line(row, rules, seed), write=out.write_line)
 
 
 def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,
