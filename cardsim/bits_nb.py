@@ -113,3 +113,17 @@ if not config.DISABLE_JIT and HAS_PDEP:
 
 else:
     nth_bit = nth_bit_loop
+
+
+@njit(cache=True, inline="always")
+def fill_legal(base, bits, out):
+    """Fill ``out`` (one entry per action id) from a legal set ``(base, bits)``: action
+    ``base + k`` is legal (1) when bit ``k`` of ``bits`` is set, every other one 0."""
+    for a in range(out.shape[0]):
+        out[a] = 0
+    k = 0
+    while bits != 0:
+        if bits & 1:
+            out[base + k] = 1
+        bits >>= 1
+        k += 1

@@ -17,6 +17,7 @@ row with Python agents.
 import numpy as np
 from numba import njit, prange
 
+from cardsim.bits_nb import fill_legal
 from cardsim.game_nb import (count_decisions, deal_over, deals_played, duplicate_stream,
                              force_contract, init_item, item_label, item_over, legal,
                              next_deal, num_seats, observe, policy_stream, record_deal,
@@ -31,7 +32,10 @@ DEAL_END = 1   # paused at a deal end (hand records are read here)
 FINISHED = 2   # the item is over
 
 
-@njit(cache=True, inline="always")
+# Not inlined: called once per deal (or per stop for a Python seat), and compiled once per
+# game and policy set for every loop that calls it (each inlined copy of the engine's step
+# and the policies costs seconds of compilation).
+@njit(cache=True, **NO_REFCOUNT)
 def play_compiled(game, policies, st, R, rng, i, kinds, params):
     """Compiled seats decide until the deal ends or a ``PYTHON`` seat is to act; returns the
     decisions taken. ``rng[i]`` is the game's generator."""
@@ -44,6 +48,13 @@ def play_compiled(game, policies, st, R, rng, i, kinds, params):
         step(game, st, R, choose(policies, game, kind, params[seat], st, R, rng, i))
         taken += 1
     return taken
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def apply_action(game, st, R, action):
+    """The engine's step for a decision made outside the compiled policies (a Python agent, a
+    learner): compiled once per game, not inlined into every loop that applies one."""
+    step(game, st, R, action)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +236,7 @@ def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions
                 continue
             next_deal(game, st, R)
         elif actions[i] >= 0:
-            step(game, st, R, actions[i])
+            apply_action(game, st, R, actions[i])
             count_decisions(game, stats[i], 1)
         p = row_pattern[i]
         while True:
@@ -258,19 +269,6 @@ def advance_rows(game, policies, S, R, rng, row_pattern, kinds, params, actions,
     for b in prange(n_blocks):
         advance_range(game, policies, S, R.copy(), rng, row_pattern, kinds, params, actions,
                       status, seats, stats, whole, pause, b * per, min(n, (b + 1) * per))
-
-
-@njit(cache=True, inline="always")
-def fill_legal(base, bits, out):
-    """``out[a]`` = 1 for the actions of a legal set ``(base, bits)``, else 0."""
-    for a in range(out.shape[0]):
-        out[a] = 0
-    k = 0
-    while bits != 0:
-        if bits & 1:
-            out[base + k] = 1
-        bits >>= 1
-        k += 1
 
 
 @njit(cache=True, parallel=True)

@@ -199,3 +199,25 @@ def test_import_path_errors_are_one_line_and_exit_2(bots, spec, words):
 def test_yaml_mapping_specs_load_import_paths(bots):
     agent = make_agent({"name": f"{bots}:FirstLegal", "offset": 1}, "barbu")
     assert agent.offset == 1 and agent.label == f"{bots}:FirstLegal:offset=1"
+
+
+def test_a_torch_module_sits_at_the_table():
+    torch = pytest.importorskip("torch")
+    game = games.get("barbu")
+
+    class Net(torch.nn.Module):
+        """Scores every action from the observation; plays the best legal one."""
+
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.linear = torch.nn.Linear(game.obs_size, game.num_actions)
+
+        def act(self, observations, legal_masks):
+            with torch.no_grad():
+                scores = self.linear(torch.as_tensor(np.asarray(observations)))
+                scores[~torch.as_tensor(legal_masks)] = -torch.inf
+                return scores.argmax(dim=1)  # a tensor of action ids
+
+    result = tournament("barbu", BarbuRules(), [Net(), "random"], deals=40, seed=3)
+    assert result["agents"][0]["agent"] == "Net" and result["pairings"][0]["items"] == 40

@@ -25,7 +25,7 @@ from numba import njit
 from cardsim import rng_nb
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.bits_nb import popcount
+from cardsim.bits_nb import fill_legal, popcount
 from cardsim.jit import NO_REFCOUNT, ix
 
 SUIT_BITS = (1 << 13) - 1
@@ -360,19 +360,6 @@ def legal_mask(st, R):
     if ph == L.PH_START_RANK:
         return A.START_RANK, SUIT_BITS  # B5: any rank, held or not
     return 0, 0
-
-
-@njit(cache=True, inline="always")
-def fill_legal(base, bits, out):
-    """Fill ``out`` (NUM_ACTIONS entries) from a ``(base, bits)`` legal set: 1 legal, 0 not."""
-    for a in range(out.shape[0]):
-        out[a] = 0
-    k = 0
-    while bits != 0:
-        if bits & 1:
-            out[base + k] = 1
-        bits >>= 1
-        k += 1
 
 
 @njit(cache=True, **NO_REFCOUNT)

@@ -13,6 +13,7 @@ from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import init_game, legal_mask, step
 from cardsim.barbu.simulate_nb import (S_DECISIONS, init_hand_item, policy_stream as _policy,
                                        random_action as _random, record_deal_stats)
+from cardsim.jit import NO_REFCOUNT
 
 DUPLICATE_KEY = 1 << 44  # decisions of pattern p of item i: stream(seed, i, DUPLICATE_KEY + p)
 
@@ -107,7 +108,7 @@ def item_label(st, whole):
     return -1 if whole else st[L.CONTRACT]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)  # not inlined: once per item, and step is large
 def force_contract(st, R, item):
     """Hands mode: the declarer plays contract ``item % 7`` (used or not)."""
     c = item % A.NUM_CONTRACTS

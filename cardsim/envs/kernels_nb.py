@@ -14,9 +14,10 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim.game_nb import (deal_over, deal_rewards, game_over, init_item, legal, next_deal,
-                             observe, step, turn)
+                             observe, turn)
 from cardsim.jit import NO_REFCOUNT
-from cardsim.table_nb import fill_legal, play_compiled
+from cardsim.bits_nb import fill_legal
+from cardsim.table_nb import apply_action, play_compiled
 
 LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
 
@@ -63,7 +64,7 @@ def apply_and_advance(game, policies, st, R, action, learners, kinds, params, rn
     observation and legal row of the seat to act (at the episode end: of ``obs_seat``, with no
     legal action)."""
     if action >= 0:
-        step(game, st, R, action)
+        apply_action(game, st, R, action)
     while True:
         if settle(game, st, R, whole, rewards):
             observe(game, st, R, obs_seat, obs)
@@ -157,7 +158,7 @@ def step_rows(game, policies, S, R, rng, kinds, params, actions, seed, game_ids,
             write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
             continue
         acted = turn(game, st)
-        step(game, st, R, actions[i])
+        apply_action(game, st, R, actions[i])
         if advance_opponents(game, policies, st, R, rng, i, kinds, params, whole, rewards[i]):
             done[i] = True
             if same_step:
