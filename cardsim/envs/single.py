@@ -290,13 +290,14 @@ class CardGameEnv(gym.Env):
         """Apply ``action`` (-1: none), then run the other seats until the learner acts or
         the episode ends: compiled opponents inside the compiled step, Python opponents
         asked here."""
-        if self._kinds_seat != self.seat:
-            self._learners, self._kinds = self._seat_kinds()
+        if self._kinds_seat != self.seat:  # the arguments around the action, built once
+            learners, kinds = self._seat_kinds()
+            self._call_head = (self.kit.tag, self._policies, self._st, self.R)
+            self._call_tail = (learners, kinds, self._params, self._rng, self.whole_game,
+                               self._rewards, self._obs, self._legal, self.seat)
             self._kinds_seat = self.seat
         advance = self._kernel("apply_and_advance")
-        args = (self.kit.tag, self._policies, self._st, self.R)
-        rest = (self._learners, self._kinds, self._params, self._rng, self.whole_game,
-                self._rewards, self._obs, self._legal, self.seat)
+        args, rest = self._call_head, self._call_tail
         status = advance(*args, action, *rest)
         while status == EXTERNAL:
             seat = self.kit.turn(self._st)
