@@ -25,7 +25,7 @@ only what its seat may know); a Python agent's decision must use the vectors alo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 
@@ -306,8 +306,3 @@ def _illegal_message(game, agent, action: int, item: int, seat: int, legal) -> s
     allowed = ", ".join(game.action_name(a) for a in np.flatnonzero(legal))
     return (f"agent {agent_label(agent)!r} chose action {action} ({name}) in deal {item} at "
             f"seat {seat}, which is not legal; legal actions: {allowed}")
-
-
-def seat_patterns(seat_agents: Sequence[int]) -> np.ndarray:
-    """The single pattern of a plain simulation: agent index per seat."""
-    return np.asarray([list(seat_agents)], dtype=np.int64)
