@@ -336,3 +336,15 @@ def state_width(game):
 def _state_width(game):
     k = _kernel(game, "state_width")
     return lambda game: k()
+
+
+def play_random_deal(game, st, R, state):
+    """Random decisions until the current deal ends, from generator ``state`` held in a
+    local; returns (new state, decisions taken)."""
+    return game.kernels.play_random_deal(st, R, state)
+
+
+@face(play_random_deal)
+def _play_random_deal(game, st, R, state):
+    k = _kernel(game, "play_random_deal")
+    return lambda game, st, R, state: k(st, R, state)

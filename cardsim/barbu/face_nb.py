@@ -11,7 +11,8 @@ from cardsim import rng_nb
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import init_game, legal_mask, step
-from cardsim.barbu.simulate_nb import (S_DECISIONS, init_hand_item, policy_stream as _policy,
+from cardsim.barbu.simulate_nb import (S_DECISIONS, init_hand_item,  # noqa: F401
+                                       play_random_deal, policy_stream as _policy,
                                        random_action as _random, record_deal_stats)
 from cardsim.jit import NO_REFCOUNT
 

@@ -18,7 +18,6 @@ The random policy picks a uniformly random legal action; a decision with a singl
 action draws nothing from the generator.
 """
 
-import numpy as np
 from numba import njit, prange
 
 from cardsim import rng_nb
@@ -28,7 +27,6 @@ from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_
                                      legal_mask, next_deal, step)
 from cardsim.bits_nb import nth_bit, popcount
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block, worker_row
 
 POLICY_KEY = 1 << 41
 HANDS_KEY = 1 << 42
@@ -203,50 +201,15 @@ def policy_stream(seed, item, whole_matches):
                          POLICY_KEY + 1 + item % L.DEALS_PER_MATCH)
 
 
-# NO_REFCOUNT compiles the block loop without numba's reference counting: it allocates
-# nothing, and otherwise every inlined engine call pays atomic reference-count updates on the
-# state row and the shared rules array (which also makes threads fight over one cache line).
-@njit(cache=True, **NO_REFCOUNT)
-def play_block(st, R, row, seed, first_game, lo, hi, whole_matches):
-    """Items first_game + lo .. first_game + hi - 1 of a run, statistics added to ``row``."""
-    for k in range(lo, hi):
-        item = first_game + k
-        state = policy_stream(seed, item, whole_matches)
-        if whole_matches:
-            init_game(st, R, seed, item)
-        else:
-            init_hand_item(st, R, seed, item)
-        while True:
-            state, taken = play_random_deal(st, R, state)
-            row[S_DECISIONS] += taken
-            record_deal_stats(st, row, whole_matches)
-            if st[L.PHASE] == L.PH_MATCH_OVER or not whole_matches:
-                break
-            next_deal(st, R)
-
-
-@njit(cache=True, parallel=True)
 def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
-    """Play items ``first_game .. first_game + n_items - 1`` (deals, or whole matches) with
-    random decisions. Returns the statistics array summed over blocks (columns S_*)."""
-    stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
-    per_block = (n_items + n_blocks - 1) // n_blocks
-    counter = np.zeros(1, dtype=np.int64)
-    # Every iteration is a worker that plays blocks from the shared counter until none is
-    # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
-    for _ in prange(n_blocks):
-        st = worker_row(L.STATE_WIDTH)
-        row = worker_row(NUM_STATS)
-        R_local = R.copy()  # each thread reads its own rules copy
-        b = next_block(counter)
-        while b < n_blocks:
-            row[:] = 0
-            lo = b * per_block
-            hi = min(n_items, lo + per_block)
-            play_block(st, R_local, row, seed, first_game, lo, hi, whole_matches)
-            stats[b] = row
-            b = next_block(counter)
-    return stats.sum(axis=0)
+    """Play items ``first_game .. first_game + n_items - 1`` (deals, or whole matches)
+    with random decisions on the engine's fast path (``cardsim.random_play_nb``, written once
+    for both games). Returns the statistics array summed over blocks (columns S_*)."""
+    from cardsim.game_nb import GameTag
+    from cardsim.random_play_nb import simulate_random as simulate
+
+    return simulate(GameTag("barbu"), R, seed, first_game, n_items, bool(whole_matches), NUM_STATS,
+                    n_blocks)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from numba import njit
 from cardsim import rng_nb
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, side_of
-from cardsim.debertz.simulate_nb import POLICY_KEY, S_DECISIONS, record_deal_stats
+from cardsim.debertz.simulate_nb import (POLICY_KEY, S_DECISIONS, play_random_deal,  # noqa: F401
+                                         record_deal_stats)
 from cardsim.rng_nb import random_bit
 
 # Keys of the random streams: decisions of item i in a simulation come from

@@ -5,7 +5,6 @@ streams and its random decisions from ``rng_nb.stream(seed, g, POLICY_KEY)``, so
 the same for any block size and thread count (statistics are integer sums).
 """
 
-import numpy as np
 from numba import njit, prange
 
 from cardsim import rng_nb
@@ -13,8 +12,6 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block, worker_row
-from cardsim.rng_nb import random_bit as random_action  # the random policy's choice
 
 POLICY_KEY = 1 << 41
 
@@ -92,45 +89,15 @@ def play_random_until_deal_end(st, R, rng, i):
     return taken
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def play_block(st, R, row, seed, first_game, lo, hi, whole_games):
-    """Items lo..hi-1 of a run: fresh games, each one deal or played to its end."""
-    for item in range(lo, hi):
-        game = first_game + item
-        state = rng_nb.stream(seed, game, POLICY_KEY)
-        init_game(st, R, seed, game)
-        while True:
-            state, taken = play_random_deal(st, R, state)
-            row[S_DECISIONS] += taken
-            record_deal_stats(st, R, row)
-            if st[L.PHASE] == L.PH_GAME_OVER or not whole_games:
-                break
-            next_deal(st, R)
-
-
-@njit(cache=True, parallel=True)
 def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
-    """Play ``n_items`` deals (each a fresh game) or whole games with random decisions.
+    """Play items ``first_game .. first_game + n_items - 1`` (deals, each a fresh game, or whole games)
+    with random decisions on the engine's fast path (``cardsim.random_play_nb``, written once
+    for both games). Returns the statistics array summed over blocks (columns S_*)."""
+    from cardsim.game_nb import GameTag
+    from cardsim.random_play_nb import simulate_random as simulate
 
-    Returns the statistics array summed over blocks (columns S_*).
-    """
-    stats = np.zeros((n_blocks, NUM_STATS), dtype=np.int64)
-    per_block = (n_items + n_blocks - 1) // n_blocks
-    counter = np.zeros(1, dtype=np.int64)
-    # Every iteration is a worker that plays blocks from the shared counter until none is
-    # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
-    for _ in prange(n_blocks):
-        st = worker_row(L.STATE_WIDTH)
-        row = worker_row(NUM_STATS)
-        b = next_block(counter)
-        while b < n_blocks:
-            row[:] = 0
-            lo = b * per_block
-            hi = min(n_items, lo + per_block)
-            play_block(st, R, row, seed, first_game, lo, hi, whole_games)
-            stats[b] = row
-            b = next_block(counter)
-    return stats.sum(axis=0)
+    return simulate(GameTag("debertz"), R, seed, first_game, n_items, bool(whole_games), NUM_STATS,
+                    n_blocks)
 
 
 @njit(cache=True, parallel=True)

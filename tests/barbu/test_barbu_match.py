@@ -155,7 +155,8 @@ NOJIT_SCRIPT = """
 import json, sys
 from cardsim.barbu.rules import BarbuRules
 from cardsim.barbu import simulate_nb as S
-assert not hasattr(S.simulate_random, "py_func"), "NUMBA_DISABLE_JIT had no effect"
+from cardsim import random_play_nb
+assert not hasattr(random_play_nb.simulate_random, "py_func"), "NUMBA_DISABLE_JIT had no effect"
 out = []
 for rules in ({}, {"king_must_discard": True, "trumps_must_overtrump": True}):
     R = BarbuRules(**rules).pack()
