@@ -31,7 +31,7 @@ import numpy as np
 
 from cardsim import games, table_nb
 from cardsim.errors import IllegalActionError, InvalidConfigError
-from cardsim.policy_nb import PYTHON, RANDOM_POLICIES
+from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES, PolicySet
 from cardsim.runtime import blocks_for, threads
 
 BATCH = 4096   # games per batch on the row-by-row path
@@ -76,6 +76,28 @@ def is_compiled(agent) -> bool:
     return all(hasattr(agent, a) for a in ("kind", "params", "policies"))
 
 
+def policy_set_of(agents) -> PolicySet:
+    """The policy set the compiled agents among ``agents`` share (kind 0, the random policy,
+    draws alike in every set), or the engine's own when none needs another."""
+    sets = {id(a.policies): a.policies for a in agents
+            if a is not None and is_compiled(a) and int(a.kind) != RANDOM}
+    if len(sets) > 1:
+        raise InvalidConfigError("compiled agents from different policy sets cannot share a "
+                                 "table: " + ", ".join(map(repr, sets.values())))
+    return next(iter(sets.values()), RANDOM_POLICIES)
+
+
+def params_rows(agents) -> np.ndarray:
+    """One row per entry of ``agents``: a compiled agent's parameters, padded to the widest
+    (zeros for Python agents and empty entries)."""
+    compiled = [a for a in agents if a is not None and is_compiled(a)]
+    rows = np.zeros((len(agents), max([len(a.params) for a in compiled], default=1)))
+    for i, a in enumerate(agents):
+        if a is not None and is_compiled(a):
+            rows[i, :len(a.params)] = a.params
+    return rows
+
+
 def agent_label(agent) -> str:
     return str(getattr(agent, "label", None) or type(agent).__name__)
 
@@ -111,12 +133,7 @@ class Seating:
 
     def __post_init__(self):
         self.patterns = np.ascontiguousarray(self.patterns, dtype=np.int64)
-        compiled = [a for a in self.agents if is_compiled(a)]
-        sets = {id(a.policies): a.policies for a in compiled if int(a.kind) != 0}
-        if len(sets) > 1:
-            raise InvalidConfigError("compiled agents from different policy sets cannot share "
-                                     "a table: " + ", ".join(map(repr, sets.values())))
-        self.policies = next(iter(sets.values())) if sets else RANDOM_POLICIES
+        self.policies = policy_set_of(self.agents)
         for a in self.agents:
             if not is_compiled(a) and not callable(getattr(a, "act", None)):
                 raise InvalidConfigError(
@@ -124,11 +141,7 @@ class Seating:
                     f"and no compiled policy")
         self.kinds = np.array([int(a.kind) if is_compiled(a) else PYTHON for a in self.agents],
                               dtype=np.int64)
-        width = max([len(a.params) for a in compiled], default=1)
-        self.params = np.zeros((len(self.agents), width), dtype=np.float64)
-        for i, a in enumerate(self.agents):
-            if is_compiled(a):
-                self.params[i, :len(a.params)] = a.params
+        self.params = params_rows(self.agents)
 
     @property
     def all_compiled(self) -> bool:

@@ -221,3 +221,20 @@ def test_a_torch_module_sits_at_the_table():
 
     result = tournament("barbu", BarbuRules(), [Net(), "random"], deals=40, seed=3)
     assert result["agents"][0]["agent"] == "Net" and result["pairings"][0]["items"] == 40
+
+
+def test_compiled_agents_from_two_policy_sets_cannot_share_a_table():
+    from cardsim.errors import InvalidConfigError
+    from cardsim.policy_nb import RANDOM_POLICIES, PolicySet
+    from cardsim.table import RANDOM_AGENT, policy_set_of
+
+    other = type("Other", (), {"kind": 1, "params": np.zeros(2), "label": "other",
+                               "policies": PolicySet("other", {"debertz": "x", "barbu": "y"})})()
+    heuristic = make_agent("heuristic", "debertz")
+    assert policy_set_of([RANDOM_AGENT, None]) is RANDOM_POLICIES
+    assert policy_set_of([RANDOM_AGENT, heuristic]) is heuristic.policies
+    with pytest.raises(InvalidConfigError, match="different policy sets"):
+        Seating([heuristic, other], [[0, 1]])
+    from cardsim.envs.selfplay import SelfPlayBatch
+    with pytest.raises(InvalidConfigError, match="different policy sets"):
+        SelfPlayBatch("debertz", 2, players=3, opponents=[None, heuristic, other])

@@ -34,8 +34,8 @@ import numpy as np
 from cardsim import games, rng_nb
 from cardsim.envs import kernels_nb as K
 from cardsim.errors import IllegalActionError, InvalidConfigError
-from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES
-from cardsim.table import is_compiled, resolve_agent
+from cardsim.policy_nb import PYTHON
+from cardsim.table import is_compiled, params_rows, policy_set_of, resolve_agent
 
 OPPONENT_KEY = 1 << 45  # stream key of the compiled opponents' draws in row i
 
@@ -136,9 +136,8 @@ class SelfPlayBatch:
         bad = [s for s in chosen if type(s) is not int or not 0 <= s < n]
         if bad:
             raise InvalidConfigError(f"opponent seats must be 0..{n - 1}, got {bad[0]!r}")
+        seated: list = [None] * 4
         self.kinds = np.full(4, PYTHON, dtype=np.int64)
-        self.params = np.zeros((4, 8), dtype=np.float64)
-        self.policies = RANDOM_POLICIES
         for s, spec in chosen.items():
             if spec is None:
                 continue
@@ -148,9 +147,9 @@ class SelfPlayBatch:
                     f"self-play opponents must be compiled agents (random, heuristic, ...); "
                     f"seat {s} got {agent!r}: play a Python agent's seats yourself")
             self.kinds[s] = int(agent.kind)
-            self.params[s, :len(agent.params)] = agent.params
-            if int(agent.kind) != RANDOM:
-                self.policies = agent.policies
+            seated[s] = agent
+        self.params = params_rows(seated)
+        self.policies = policy_set_of(seated)
         if (self.kinds[:n] != PYTHON).all():
             raise InvalidConfigError("self-play needs at least one seat left to the caller")
         self.opponent_rng = np.array(

@@ -29,8 +29,9 @@ from cardsim.envs import kernels_nb as K
 from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.jit import bind
-from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES
-from cardsim.table import EngineRows, Observations, agent_label, is_compiled, resolve_agent
+from cardsim.policy_nb import PYTHON, RANDOM
+from cardsim.table import (EngineRows, Observations, agent_label, is_compiled, params_rows,
+                           policy_set_of, resolve_agent)
 
 
 def opponent_action(agent, game, st_rows, R, rng, obs, legal) -> int:
@@ -118,16 +119,8 @@ class CardGameEnv(gym.Env):
         self.observation_mode = observation_mode
         self.render_mode = render_mode
         self._opponents = self._parse_opponents(opponents)
-        compiled = [a for a in self._opponents.values() if is_compiled(a)]
-        sets = {id(a.policies): a.policies for a in compiled if int(a.kind) != RANDOM}
-        if len(sets) > 1:
-            raise InvalidConfigError("opponents from different compiled policy sets cannot "
-                                     "share a table")
-        self._policies = next(iter(sets.values())) if sets else RANDOM_POLICIES
-        self._params = np.zeros((4, max([len(a.params) for a in compiled], default=1)))
-        for s, a in self._opponents.items():
-            if is_compiled(a):
-                self._params[s, :len(a.params)] = a.params
+        self._policies = policy_set_of(self._opponents.values())
+        self._params = params_rows([self._opponents.get(s) for s in range(4)])
         self.observation_space = observation_space(self.kit, observation_mode)
         self.action_space = LegalDiscrete(self.kit.num_actions, self.action_masks)
         L = self.kit.layout
