@@ -41,6 +41,19 @@ class RulesBase:
 
     GAME: str = ""
 
+    def __new__(cls, *args, **kwargs):
+        # The dataclass __init__ would answer an unknown name with a bare TypeError; __new__
+        # sees the same arguments first, so the error is typed and lists what is allowed.
+        names = cls.field_names()
+        if len(args) > len(names):
+            raise InvalidConfigError(f"{cls.__name__} takes at most {len(names)} positional "
+                                     f"conventions, got {len(args)}")
+        unknown = [k for k in kwargs if k not in names]
+        if unknown:
+            raise InvalidConfigError(
+                f"unknown {cls.GAME} rule {unknown[0]!r}; known rules: {', '.join(names)}")
+        return super().__new__(cls)
+
     def __post_init__(self):
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)

@@ -192,14 +192,23 @@ class BarbuGame:
         return other
 
     # --- actions ------------------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
+    # The methods of the game face take the game's index last, as DebertzGame's do for a
+    # batch; a BarbuGame holds one match, so only 0 is a game of it.
+    @staticmethod
+    def _one(i) -> None:
+        if not (isinstance(i, (int, np.integer)) and not isinstance(i, bool) and i == 0):
+            raise InvalidConfigError(f"game index i={i!r} is out of range: a BarbuGame "
+                                     f"holds one match, game 0")
+
+    def legal_actions(self, i: int = 0) -> list[int]:
         """Ids of the legal actions of the seat to act (empty when nobody is to act)."""
+        self._one(i)
         base, bits = E.legal_mask(self.st, self.R)
         base, bits = int(base), int(bits)
         return [base + k for k in range(bits.bit_length()) if bits >> k & 1]
 
-    def legal_action_names(self) -> list[str]:
-        return [A.ACTION_NAMES[a] for a in self.legal_actions()]
+    def legal_action_names(self, i: int = 0) -> list[str]:
+        return [A.ACTION_NAMES[a] for a in self.legal_actions(i)]
 
     def legal_array(self) -> np.ndarray:
         """uint8 array of NUM_ACTIONS entries, 1 where legal (for environments)."""
@@ -207,12 +216,14 @@ class BarbuGame:
         E.legal_array(self.st, self.R, out)
         return out
 
-    def legal_mask(self) -> np.ndarray:
+    def legal_mask(self, i: int = 0) -> np.ndarray:
         """Bool array of NUM_ACTIONS entries, True where the action is legal."""
+        self._one(i)
         return self.legal_array().astype(bool)
 
-    def step(self, action) -> None:
+    def step(self, action, i: int = 0) -> None:
         """Apply an action (id or name) of the seat to act; IllegalActionError if not legal."""
+        self._one(i)
         try:
             a = A.action_id(action)
         except (ValueError, InvalidCardError) as e:
@@ -230,8 +241,9 @@ class BarbuGame:
                 f"{', '.join(A.ACTION_NAMES[x] for x in legal) or 'none (nobody is to act)'}")
         E.step(self.st, self.R, a)
 
-    def next_deal(self) -> None:
+    def next_deal(self, i: int = 0) -> None:
         """Start the next deal once the current one is over (B2)."""
+        self._one(i)
         if self.st[L.PHASE] != L.PH_DEAL_END:
             raise IllegalActionError(f"next_deal needs a finished deal; phase is {self.phase()!r}")
         E.next_deal(self.st, self.R)
@@ -244,11 +256,13 @@ class BarbuGame:
         off = L.OFFSETS[field][0]
         return [int(x) for x in self.st[off:off + 4]]
 
-    def phase(self) -> str:
+    def phase(self, i: int = 0) -> str:
+        self._one(i)
         return L.PHASE_NAMES[self._i("phase")]
 
-    def turn(self) -> int:
+    def turn(self, i: int = 0) -> int:
         """Seat to act, -1 when nobody is (deal over, match over)."""
+        self._one(i)
         return self._i("turn")
 
     declarer = property(lambda self: self._i("declarer"))
@@ -280,16 +294,18 @@ class BarbuGame:
         r = self._i("start_rank")
         return None if r < 0 else BARBU_DECK.ranks[r]
 
-    def hand(self, seat: int) -> list[str]:
+    def hand(self, seat: int, i: int = 0) -> list[str]:
         """Cards that ``seat`` holds now."""
+        self._one(i)
         if not (isinstance(seat, (int, np.integer)) and not isinstance(seat, bool)
                 and 0 <= seat < self.num_players):
             raise InvalidConfigError(f"seat {seat!r} is out of range: seats are "
                                      f"0..{self.num_players - 1} (B1: four players)")
         return BARBU_DECK.format_mask(int(self.st[L.OFFSETS["hands"][0] + seat]))
 
-    def hands(self) -> list[list[str]]:
+    def hands(self, i: int = 0) -> list[list[str]]:
         """Cards held now, per seat."""
+        self._one(i)
         return [BARBU_DECK.format_mask(m) for m in self._seats("hands")]
 
     @property
@@ -346,9 +362,10 @@ class BarbuGame:
         w = self._i("winners")
         return [s for s in range(4) if w >> s & 1]
 
-    def record(self) -> dict:
+    def record(self, i: int = 0) -> dict:
         """The cardsim-barbu/1 hand record of the deal just finished (record.py);
         HandRecordError while the deal is still running."""
+        self._one(i)
         from cardsim.barbu.record import record_of_row  # lazy: record.replay builds BarbuGames
         return record_of_row(self.st, self.rules, self.seed)
 

@@ -163,9 +163,12 @@ def check_record(rec) -> dict:
     if not isinstance(rec["rules"], dict):
         _fail("rules", f"must be an object of conventions, got {rec['rules']!r}")
     try:
-        BarbuRules.from_dict(rec["rules"])
+        rules = BarbuRules.from_dict(rec["rules"])
     except CardsimError as e:
         _fail("rules", f"is not a valid Barbu rules config: {e}")
+    if "rules_hash" in rec and rec["rules_hash"] != rules.rules_hash():  # optional (extra)
+        _fail("rules_hash", f"must be {rules.rules_hash()!r}, the hash of its rules; got "
+                            f"{rec.get('rules_hash')!r}")
     _int(rec, "declarer", 0, 3)
     _int(rec, "dealer", 0, 3)
     _per_seat(rec, "scores_before")

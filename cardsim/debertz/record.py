@@ -150,11 +150,37 @@ def _stock_order(rec: dict, rules: DebertzRules, where: str) -> list[int]:
     return order
 
 
+# The fields replay() reads to rebuild the deal, with their JSON types: checked before any
+# of them is used, so a missing or mistyped one is named (the results are compared after).
+_INPUTS = (("game", int), ("deal", int), ("seed", int), ("rules", dict), ("dealer", int),
+           ("scores_before", list), ("byte_counts_before", list), ("pot_before", int),
+           ("hands", list), ("turnup", str), ("bids", list), ("void", (str, type(None))))
+_PLAYED_INPUTS = (("extra", list), ("plays", list))  # a deal that was not void
+
+
+def _check_inputs(rec, where: str) -> None:
+    if not isinstance(rec, dict):
+        raise HandRecordError(f"{where}: a {FORMAT} record is a JSON object, got "
+                              f"{type(rec).__name__}")
+    if rec.get("format") != FORMAT:
+        raise HandRecordError(f"{where}: field 'format' is {rec.get('format')!r}, not "
+                              f"{FORMAT!r}")
+    for name, kind in _INPUTS + (_PLAYED_INPUTS if rec.get("void") is None else ()):
+        require(rec, name, kind, where)
+    for name in ("bids", "plays"):
+        for entry in rec.get(name) or []:
+            if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int
+                    and isinstance(entry[1], str)):
+                raise HandRecordError(f"{where}: field {name!r} holds {entry!r}; each entry "
+                                      f"is [seat, name]")
+
+
 def replay(rec: dict, where: str = "record") -> dict:
     """Replay a record through the engine; returns the replayed record, which equals the
-    input on every field of the format. Raises HandRecordError at the first difference."""
-    if rec.get("format") != FORMAT:
-        raise HandRecordError(f"{where}: format {rec.get('format')!r} is not {FORMAT!r}")
+    input on every field of the format. Raises HandRecordError naming the field for a
+    record that is not one (not a mapping, a field missing or of the wrong type) and at the
+    first field the replay does not reproduce."""
+    _check_inputs(rec, where)
     rules = _rules_of(rec, where)
     n = rules.players
     hands = require(rec, "hands", list, where)
