@@ -30,12 +30,22 @@ AGENT_POLICIES = PolicySet("agents", {"debertz": "agents.debertz.policy_nb",
 
 @dataclass(frozen=True)
 class Option:
-    """One keyword option of an agent: default, bounds and meaning."""
+    """One keyword option of an agent: default, bounds and meaning. A ``switch`` is on or
+    off: it takes 0 or 1 and nothing between."""
 
     default: float
     low: float
     high: float
     doc: str
+    switch: bool = False
+
+    def allowed(self) -> str:
+        return "0 or 1" if self.switch else f"a number in [{self.low:g}, {self.high:g}]"
+
+    def accepts(self, value) -> bool:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return value in (0, 1) if self.switch else self.low <= value <= self.high
 
 
 class Agent:
@@ -76,11 +86,10 @@ class CompiledAgent(Agent):
                 raise InvalidConfigError(
                     f"agent {self.name!r} has no option {key!r}; its options: {allowed}")
             opt = self.OPTIONS[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not opt.low <= value <= opt.high:
+            if not opt.accepts(value):
                 raise InvalidConfigError(
                     f"agent {self.name!r} option {key!r} = {value!r} is out of range; "
-                    f"allowed: a number in [{opt.low}, {opt.high}]")
+                    f"allowed: {opt.allowed()}")
 
     @property
     def params(self) -> np.ndarray:

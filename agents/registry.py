@@ -1,5 +1,10 @@
-"""Agents by name, with keyword options: ``"heuristic:aggression=0.7"`` or a mapping
-``{"name": "heuristic", "aggression": 0.7}``.
+"""Agents by name, with keyword options: ``"heuristic:aggression=0.7,swap=0"`` or a mapping
+``{"name": "heuristic", "aggression": 0.7, "swap": 0}``.
+
+One grammar everywhere: a spec is ``name[:key=value[,key=value...]]``; the comma separates
+the options of one agent, never agents. Several agents are several specs (separate
+command-line arguments, YAML list items); a comma before the first colon is refused with
+that hint, so ``random,heuristic`` cannot be mistaken for one agent.
 
 A name ``"package.module:Name"`` loads an agent by import path: ``Name`` is a class or
 factory called with the options as keywords (and ``game=`` when it takes a ``game``
@@ -58,6 +63,11 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidConfigError(f"agent must be a name like 'heuristic', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
+    if "," in name or " " in name:
+        parts = " ".join(x.strip() for x in name.replace(",", " ").split())
+        raise InvalidConfigError(
+            f"agent {spec!r}: several agents are separate arguments ({parts}); a comma "
+            f"separates the options of one agent, as in heuristic:aggression=0.5,swap=0")
     known = {n for _, n in _catalogue()}
     if name not in known and rest and "=" not in rest.partition(":")[0]:
         # an import path "package.module:Name", its options after a second colon
@@ -67,7 +77,9 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, text = item.partition("=")
         if not eq:
-            raise InvalidConfigError(f"agent option {item!r} in {spec!r} must look like key=value")
+            raise InvalidConfigError(
+                f"agent option {item!r} in {spec!r} must look like key=value (several "
+                f"agents are separate arguments, not a comma list)")
         options[key.strip()] = _value(text.strip())
     return name, options
 
@@ -150,13 +162,16 @@ def _takes(fn, name: str) -> bool:
 
 
 def describe_agents(game: str) -> str:
-    """One line per agent of a game: name, options with defaults and meanings."""
+    """Every agent of a game: a line with its name and description, then one indented line
+    per option (default, allowed values, meaning)."""
     lines = []
     for (g, name), cls in sorted(_catalogue().items()):
         if g != game:
             continue
-        opts = "; ".join(f"{k}={o.default:g} in [{o.low:g}, {o.high:g}]: {o.doc}"
-                         for k, o in cls.OPTIONS.items()) or "no options"
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        lines.append(f"{name}: {doc} ({opts})")
+        lines.append(f"{name}: {doc}" + ("" if cls.OPTIONS else " No options."))
+        lines += [f"    {k}={o.default:g} ({o.allowed()}): {o.doc}"
+                  for k, o in cls.OPTIONS.items()]
+    lines.append("Options follow the name: NAME:KEY=VALUE,KEY=VALUE; several agents are "
+                 "separate arguments.")
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """The ``cardsim`` command line.
 
-    cardsim simulate GAME [--games N | --hands N] [--agents A,B,...] [--players P] [--teams]
+    cardsim simulate GAME [--games N | --hands N] [--agents A [B ...]] [--players P] [--teams]
                           [--rule NAME=VALUE]... [--seed S] [--threads T]
                           [--history FILE] [--json]
     cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
@@ -10,8 +10,11 @@
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME       (the agents and their options)
+    cardsim --version
 
-GAME is debertz or barbu. Errors in arguments print one line and exit with status 2.
+GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value,key=value``
+(see agents.registry); several agents are several arguments. Errors in arguments print one
+line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -43,6 +46,29 @@ def _positive(text: str) -> int:
     return v
 
 
+def _threads(text: str) -> int:
+    from experiments.config import MAX_THREADS
+
+    v = _positive(text)
+    if v > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_THREADS}, got {v}")
+    return v
+
+
+def _count_of(kind: str):
+    """An argparse type: a positive count of deals or games within the limit of ``kind``."""
+    def count(text: str) -> int:
+        from cardsim.errors import InvalidConfigError
+        from experiments.config import check_count
+
+        v = _positive(text)
+        try:
+            return check_count("the count", v, kind)
+        except InvalidConfigError as e:
+            raise argparse.ArgumentTypeError(str(e).replace("the count = ", "")) from None
+    return count
+
+
 def _seed(text: str) -> int:
     try:
         v = int(text)
@@ -56,25 +82,28 @@ def _seed(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardsim", description="Simulate, benchmark and compare agents in "
                                             "Debertz and Barbu.")
+    p.add_argument("--version", action="version", version=f"cardsim {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="agents in every seat (default random); a summary")
     sim.add_argument("game", choices=GAMES)
     count = sim.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=_positive, help="play N deals, each a fresh game")
-    count.add_argument("--games", type=_positive, help="play N whole games (matches)")
-    sim.add_argument("--agents", default="random",
-                     help="comma-separated agents: one for all seats, one per side or seat")
+    count.add_argument("--hands", type=_count_of("simulate"),
+                       help="play N deals, each a fresh game")
+    count.add_argument("--games", type=_count_of("simulate"),
+                       help="play N whole games (matches)")
+    sim.add_argument("--agents", nargs="+", default=["random"], metavar="AGENT",
+                     help="one agent for all seats, one per side or one per seat")
     _rules_args(sim)
     sim.add_argument("--seed", type=_seed, default=0)
-    sim.add_argument("--threads", type=_positive, default=1)
+    sim.add_argument("--threads", type=_threads, default=1)
     sim.add_argument("--history", metavar="FILE", help="write every deal as a hand record")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
     bench = sub.add_parser("bench", help="time the engine's compiled random-play path")
     bench.add_argument("game", choices=GAMES)
-    bench.add_argument("--hands", type=_positive, default=1_000_000)
-    bench.add_argument("--threads", type=_positive, default=1)
+    bench.add_argument("--hands", type=_count_of("simulate"), default=1_000_000)
+    bench.add_argument("--threads", type=_threads, default=1)
     _rules_args(bench)
     bench.add_argument("--json", action="store_true")
 
@@ -82,15 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("game", choices=GAMES)
     tour.add_argument("--agents", nargs="+", required=True, metavar="AGENT")
     tcount = tour.add_mutually_exclusive_group()
-    tcount.add_argument("--deals", type=_positive, help="N duplicate deals (default 10000)")
-    tcount.add_argument("--games", type=_positive, help="N duplicate whole games / matches")
+    tcount.add_argument("--deals", type=_count_of("tournament"),
+                        help="N duplicate deals (default 10000)")
+    tcount.add_argument("--games", type=_count_of("tournament"),
+                        help="N duplicate whole games / matches")
     tour.add_argument("--no-duplicate", action="store_true",
                       help="play each deal once, seats assigned in turn, instead of rotating")
     tour.add_argument("--by-contract", action="store_true",
                       help="Barbu: deal i plays contract i %% 7; results per contract")
     _rules_args(tour)
     tour.add_argument("--seed", type=_seed, default=0)
-    tour.add_argument("--threads", type=_positive, default=1)
+    tour.add_argument("--threads", type=_threads, default=1)
     tour.add_argument("--json", action="store_true")
 
     run = sub.add_parser("run", help="run an experiment described by a YAML file")
@@ -121,6 +152,12 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
     if len(contract.player_counts) == 1 and (players is not None or teams):
         raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
                                  f"players each for themselves")
+    named = {pair.split("=", 1)[0].strip() for pair in overrides}
+    for option, rule, given in (("--players", "players", players is not None),
+                                ("--teams", "teams", teams)):
+        if given and rule in named:
+            raise InvalidConfigError(f"{option} and --rule {rule}=... both set {rule!r}; "
+                                     f"give one of them")
     if players is not None:
         base["players"] = players
     if teams:
@@ -177,7 +214,7 @@ def run(args) -> int:
         from experiments.simulate import simulate
 
         rules = make_rules(args.game, args.players, args.teams, args.rule)
-        summary = simulate(args.game, rules, agents=args.agents.split(","), seed=args.seed,
+        summary = simulate(args.game, rules, agents=args.agents, seed=args.seed,
                            hands=args.hands, games=args.games, n_threads=args.threads,
                            history_path=args.history, progress=progress)
         print_summary(summary, args.json)
@@ -208,15 +245,29 @@ def run(args) -> int:
     return 0
 
 
+def _version() -> str:
+    import cardsim
+
+    return cardsim.__version__
+
+
 def main(argv=None) -> int:
     from cardsim.errors import CardsimError
 
     try:
         args = build_parser().parse_args(argv)
-        return run(args)
+        code = run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except (ArgumentError, CardsimError) as e:
-        print(f"cardsim: error: {e}", file=sys.stderr)
+        print(f"cardsim: error: {' '.join(str(e).split())}", file=sys.stderr)  # one line
         return 2
+    except BrokenPipeError:
+        # the reader went away (``cardsim ... | head``): stop quietly. Python would report
+        # the pipe again when it flushes stdout at exit, so stdout goes to /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         print("cardsim: interrupted; finished chunks are kept (cardsim run --resume)",
               file=sys.stderr)

@@ -4,7 +4,7 @@
     kind: tournament                    # or simulate
     game: debertz                       # or barbu
     rules: {players: 2}                 # conventions of the rules file (defaults otherwise)
-    agents: [heuristic, random]         # names, "name:opt=value", or {name: ..., opt: value}
+    agents: [heuristic, random]         # "name", "name:opt=v,opt=v" or {name: ..., opt: v}
     deals: 1000000                      # or games: N (whole games / matches)
     duplicate: true                     # tournament only
     by_contract: false                  # Barbu tournament: deal i plays contract i % 7
@@ -13,7 +13,8 @@
     threads: 2
     chunk: 32768                        # items per saved chunk (resume granularity)
 
-Unknown or invalid keys are errors naming the key and what is allowed.
+Unknown or invalid keys are errors naming the file, the key and what is allowed; so are
+keys the kind does not read (``ONLY_FOR``) and counts beyond ``MAX_ITEMS``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ class ExperimentConfig:
     chunk: int = 1 << 15
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every key with its value, less the keys this kind does not read."""
+        return {k: v for k, v in asdict(self).items()
+                if ONLY_FOR.get(k, self.kind) == self.kind}
 
     def make_rules(self):
         from cardsim import games
@@ -55,6 +58,31 @@ class ExperimentConfig:
 
 
 ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}
+
+# Keys only one kind reads. Given to the other kind with anything but the default value,
+# they are an error rather than silently ignored; the resolved config leaves them out.
+ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament"}
+
+# Counts that could not finish in any sane time (or memory: a tournament keeps every
+# item's points) are refused up front. At a few million compiled deals per second and
+# thread, MAX_ITEMS["simulate"] deals is hours; a tournament plays every item once per
+# seating pattern (up to 8) and pairing.
+MAX_ITEMS = {"simulate": 10**10, "tournament": 10**8}
+MAX_THREADS = 256
+
+
+def check_count(name: str, value, kind: str):
+    """A positive number of deals or games within the limit of ``kind``; the error names
+    ``name`` (a config key or a command-line option)."""
+    limit = MAX_ITEMS[kind]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidConfigError(f"{name} has invalid value {value!r}; allowed: a positive "
+                                 f"integer")
+    if value > limit:
+        raise InvalidConfigError(f"{name} = {value:,} is more than a {kind} can play in "
+                                 f"any sane time; allowed: 1..{limit:,} (split the work in "
+                                 f"several runs)")
+    return value
 
 
 def _check_int(key, value, low=1, high=None):
@@ -65,57 +93,79 @@ def _check_int(key, value, low=1, high=None):
 
 
 def config_from_dict(data: Any, where: str = "config") -> ExperimentConfig:
-    """Validate a config mapping; every error names the key."""
+    """Validate a config mapping; every error names the file (``where``) and the key.
+    Everything a run needs is checked here, so a run directory is only made for a config
+    that can run."""
+    try:
+        return _validate(data)
+    except InvalidConfigError as e:
+        raise InvalidConfigError(f"{where}: {e}") from None
+
+
+def _validate(data: Any) -> ExperimentConfig:
     if not isinstance(data, dict):
-        raise InvalidConfigError(f"{where}: an experiment config must be a mapping of keys")
+        raise InvalidConfigError("an experiment config must be a mapping of keys")
     unknown = [k for k in data if k not in ALLOWED]
     if unknown:
-        raise InvalidConfigError(f"{where}: unknown config key {unknown[0]!r}; allowed keys: "
+        raise InvalidConfigError(f"unknown config key {unknown[0]!r}; allowed keys: "
                                  f"{', '.join(ALLOWED)}")
     for key in ("name", "kind", "game"):
         if key not in data:
-            raise InvalidConfigError(f"{where}: missing config key {key!r}")
+            raise InvalidConfigError(f"missing config key {key!r}")
     if not isinstance(data["name"], str) or not data["name"].strip() or any(
             c in data["name"] for c in "/\\"):
-        raise InvalidConfigError(f"{where}: config key 'name' must be a non-empty name "
-                                 f"without slashes, got {data['name']!r}")
+        raise InvalidConfigError(f"config key 'name' must be a non-empty name without "
+                                 f"slashes, got {data['name']!r}")
     if data["kind"] not in KINDS:
-        raise InvalidConfigError(f"{where}: config key 'kind' has invalid value "
-                                 f"{data['kind']!r}; allowed: {', '.join(KINDS)}")
+        raise InvalidConfigError(f"config key 'kind' has invalid value {data['kind']!r}; "
+                                 f"allowed: {', '.join(KINDS)}")
     if data["game"] not in ("debertz", "barbu"):
-        raise InvalidConfigError(f"{where}: config key 'game' has invalid value "
-                                 f"{data['game']!r}; allowed: debertz, barbu")
+        raise InvalidConfigError(f"config key 'game' has invalid value {data['game']!r}; "
+                                 f"allowed: debertz, barbu")
+    defaults = ExperimentConfig(name="", kind="", game="")
+    for key, kind in ONLY_FOR.items():
+        if key in data and data["kind"] != kind and data[key] != getattr(defaults, key):
+            raise InvalidConfigError(f"config key {key!r} is read by {kind} runs only; "
+                                     f"remove it from this {data['kind']} config")
     cfg = ExperimentConfig(**data)
     if not isinstance(cfg.rules, dict):
-        raise InvalidConfigError(f"{where}: config key 'rules' must be a mapping of conventions")
+        raise InvalidConfigError("config key 'rules' must be a mapping of conventions")
     if isinstance(cfg.agents, str):
         cfg.agents = [cfg.agents]
     if not isinstance(cfg.agents, list) or not cfg.agents:
-        raise InvalidConfigError(f"{where}: config key 'agents' must be a non-empty list")
+        raise InvalidConfigError("config key 'agents' must be a non-empty list")
     if cfg.deals is not None and cfg.games is not None:
-        raise InvalidConfigError(f"{where}: give config key 'deals' or 'games', not both")
+        raise InvalidConfigError("give config key 'deals' or 'games', not both")
     if cfg.deals is None and cfg.games is None:
         cfg.deals = 10_000
     for key in ("deals", "games"):
         if getattr(cfg, key) is not None:
-            _check_int(key, getattr(cfg, key))
+            check_count(f"config key {key!r}", getattr(cfg, key), cfg.kind)
     _check_int("seed", cfg.seed, 0, 2**63 - 1)
-    _check_int("threads", cfg.threads)
+    _check_int("threads", cfg.threads, 1, MAX_THREADS)
     _check_int("chunk", cfg.chunk)
     for key in ("duplicate", "by_contract", "history"):
         if not isinstance(getattr(cfg, key), bool):
-            raise InvalidConfigError(f"{where}: config key {key!r} must be true or false")
-    if cfg.kind == "tournament" and len(cfg.agents) < 2:
-        raise InvalidConfigError(f"{where}: config key 'agents': a tournament needs at least 2")
-    try:
-        cfg.make_rules()
-        from agents.registry import make_agent
+            raise InvalidConfigError(f"config key {key!r} must be true or false")
+    rules = cfg.make_rules()
+    if cfg.kind == "tournament":
+        from experiments.tournament import Tournament
 
-        for spec in cfg.agents:
-            make_agent(spec, cfg.game)
-    except InvalidConfigError as e:
-        raise InvalidConfigError(f"{where}: {e}") from None
+        # the tournament's own checks (agents, by_contract); building one plays nothing
+        Tournament(cfg.game, rules, cfg.agents, cfg.deals, cfg.games, cfg.duplicate,
+                   cfg.seed, cfg.by_contract)
+    else:
+        from experiments.games import seat_agents
+
+        seat_agents(cfg.agents, cfg.game, rules)  # agents known, and as many as the seats
     return cfg
+
+
+def yaml_problem(e: yaml.YAMLError) -> str:
+    """A YAML error in one line: what is wrong and where."""
+    mark = getattr(e, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+    return f"{getattr(e, 'problem', None) or ' '.join(str(e).split())}{where}"
 
 
 def load_config(path: str | Path) -> ExperimentConfig:
@@ -127,5 +177,5 @@ def load_config(path: str | Path) -> ExperimentConfig:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
-        raise InvalidConfigError(f"{path}: not valid YAML ({e})") from None
+        raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
     return config_from_dict(data, where=str(path))

@@ -33,3 +33,54 @@ def atomic_save_npz(path: str | os.PathLike, **arrays) -> None:
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     atomic_write_bytes(path, buf.getvalue())
+
+
+def check_output_file(path, what: str = "output file") -> Path:
+    """Refuse, before any work, a file that could not be written: an empty name, a directory,
+    a folder that does not exist or cannot be written. Nothing is left behind by the check."""
+    from cardsim.errors import InvalidConfigError
+
+    if path is None or not str(path).strip():
+        raise InvalidConfigError(f"the {what} needs a file name, got {str(path)!r}")
+    path = Path(path)
+    if path.is_dir():
+        raise InvalidConfigError(f"the {what} {path} is a directory; give a file name")
+    if not path.parent.is_dir():
+        why = "is a file" if path.parent.exists() else "does not exist"
+        raise InvalidConfigError(f"cannot write the {what} {path}: folder {path.parent} "
+                                 f"{why}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise InvalidConfigError(f"cannot write the {what} {path}: the file is read-only")
+    _probe_folder(path.parent, f"the {what} {path}")
+    return path
+
+
+def check_output_folder(path, what: str = "output folder") -> Path:
+    """Refuse, before any work, a folder that is a file or cannot be written in. A folder
+    that does not exist yet is fine when it can be made (it is made)."""
+    from cardsim.errors import InvalidConfigError
+
+    if path is None or not str(path).strip():
+        raise InvalidConfigError(f"the {what} needs a folder name, got {str(path)!r}")
+    path = Path(path)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InvalidConfigError(f"the {what} {path} is not a folder ({existing} is a file)")
+    _probe_folder(existing, f"the {what} {path}")
+    return path
+
+
+def _probe_folder(folder: Path, what: str) -> None:
+    # Permission bits do not tell the whole story (root, read-only mounts): try a write.
+    import tempfile
+
+    from cardsim.errors import InvalidConfigError
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise InvalidConfigError(f"cannot write {what}: folder {folder} is not writable "
+                                 f"({e.strerror})") from None

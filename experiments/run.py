@@ -35,8 +35,9 @@ from tqdm import tqdm
 
 import cardsim
 from cardsim.errors import InvalidConfigError
-from experiments.config import ExperimentConfig, config_from_dict, load_config
-from experiments.files import atomic_save_npz, atomic_write_json, atomic_write_text
+from experiments.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
+from experiments.files import (atomic_save_npz, atomic_write_json, atomic_write_text,
+                               check_output_folder)
 
 
 def _git_commit() -> str | None:
@@ -69,6 +70,7 @@ def _meta(cfg: ExperimentConfig) -> dict:
 def start_run(config_path, out_parent="runs", progress: bool = False):
     """Create a run directory for a config file and run it; returns (run_dir, result)."""
     cfg = load_config(config_path)
+    check_output_folder(out_parent, "run folder (--out)")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     run_dir = Path(out_parent) / f"{cfg.name}-{stamp}"
     k = 1
@@ -87,7 +89,13 @@ def resume_run(run_dir, progress: bool = False):
     path = run_dir / "config.yaml"
     if not path.is_file():
         raise InvalidConfigError(f"{run_dir} is not a run directory (no config.yaml)")
-    cfg = config_from_dict(yaml.safe_load(path.read_text(encoding="utf-8")), where=str(path))
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InvalidConfigError(f"{path}: cannot be read back ({e.strerror})") from None
+    except yaml.YAMLError as e:
+        raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
+    cfg = config_from_dict(data, where=str(path))
     (run_dir / "chunks").mkdir(exist_ok=True)
     return run_dir, execute(run_dir, cfg, progress)
 

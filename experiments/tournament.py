@@ -27,6 +27,7 @@ from agents.registry import make_agent
 from cardsim import games
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
+from experiments.config import check_count
 from experiments.stats import mean_ci
 
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
@@ -74,8 +75,7 @@ class Tournament:
         self.game, self.rules, self.seed = game, rules, seed
         self.whole = games is not None
         self.items = games if self.whole else (deals if deals is not None else 10_000)
-        if isinstance(self.items, bool) or not isinstance(self.items, int) or self.items < 1:
-            raise InvalidConfigError(f"deals/games must be a positive integer, got {self.items!r}")
+        check_count("games" if self.whole else "deals", self.items, "tournament")
         self.duplicate = duplicate
         if len(agent_specs) < 2:
             raise InvalidConfigError("a tournament needs at least 2 agents")
@@ -266,15 +266,26 @@ def format_table(result: dict) -> str:
     for r in result["agents"]:
         lines.append(f"{r['agent']:<{width}}{r['points_per_deal']:>12.2f}{'±':>4}{r['ci95']:<6.2f}"
                      + (f"{r['win_rate']:>10.3f}" if has_wins else ""))
+    if has_wins:
+        g = games.get(result["game"])
+        sides = g.sides(g.rules_cls.from_dict(result["rules"]))
+        if sides > 2:  # every player for themselves: an even agent wins 1 game in `sides`
+            lines.append(f"win rate: share of the games won by each seat the agent held, "
+                         f"over all seatings; {sides} players each for themselves, so an "
+                         f"even match gives each agent {1 / sides:.3f}")
     lines.append("")
     for p in result["pairings"]:
         a, b = p["agents"]
         mark = "" if p["significant"] else "  (not significant)"
         lines.append(f"{a} - {b}: {p['difference']:+.2f} ± {p['difference_ci95']:.2f} points "
                      f"per deal (95% CI, paired over {p['items']:,} {unit}s){mark}")
-        for row in p.get("by_contract") or []:
+        by_contract = p.get("by_contract") or []
+        w = max(10, len(a) + 2, len(b) + 2)
+        if by_contract:  # points per deal of each agent, then their paired difference
+            lines.append(f"    {'contract':<12}{a:>{w}}{b:>{w}}   difference (95% CI)")
+        for row in by_contract:
             ma, mb = row["mean_points"]
-            lines.append(f"    {row['contract']:<12}{ma:>8.2f}{mb:>8.2f}   difference "
+            lines.append(f"    {row['contract']:<12}{ma:>{w}.2f}{mb:>{w}.2f}   "
                          f"{row['difference']:+7.2f} ± {row['difference_ci95']:.2f} "
                          f"({row['items']:,} deals)")
     if result.get("ratings"):

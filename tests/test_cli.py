@@ -17,6 +17,14 @@ def test_simulate_prints_a_summary(capsys):
     code, out, _ = run(capsys, "simulate", "debertz", "--hands", "200", "--seed", "3")
     assert code == 0
     assert "mean_round_points" in out and "byte_rate" in out and "meld_frequency" in out
+    assert "compile_s" in out  # compiling (or loading the cache) apart from the play
+
+
+def test_several_agents_each_with_several_options(capsys):
+    code, out, _ = run(capsys, "simulate", "debertz", "--hands", "20", "--json", "--agents",
+                       "heuristic:aggression=0.5,swap=0", "random")
+    assert code == 0
+    assert json.loads(out)["agents"] == ["heuristic:aggression=0.5,swap=0", "random"]
 
 
 def test_simulate_json_games_and_history(capsys, tmp_path):
@@ -37,7 +45,8 @@ def test_same_seed_same_summary_any_threads(capsys):
                   "--threads", "2")
     a, b = json.loads(a), json.loads(b)
     for d in (a, b):
-        d.pop("seconds"), d.pop("deals_per_s")
+        for key in ("seconds", "deals_per_s", "compile_s"):
+            d.pop(key)
     assert a == b
 
 
@@ -104,6 +113,7 @@ def test_agents_and_rules_listing(capsys):
 def test_barbu_commands(capsys, tmp_path):
     code, out, _ = run(capsys, "simulate", "barbu", "--hands", "56", "--agents", "heuristic")
     assert code == 0 and "no_king" in out and "doubling" in out
+    assert "match_results" not in out  # hands mode plays no whole match
     hist = tmp_path / "b.jsonl"
     code, out, _ = run(capsys, "simulate", "barbu", "--games", "1", "--history", str(hist),
                        "--json")
@@ -114,7 +124,9 @@ def test_barbu_commands(capsys, tmp_path):
     code, out, _ = run(capsys, "tournament", "barbu", "--agents", "heuristic", "random",
                        "--deals", "14", "--by-contract")
     assert code == 0 and "domino" in out
+    header = next(line for line in out.splitlines() if "contract" in line.split()[:1])
+    assert header.split()[:3] == ["contract", "heuristic", "random"]
     code, _, err = run(capsys, "simulate", "barbu", "--players", "3")
     assert code == 2 and "Debertz options" in err
-    code, _, err = run(capsys, "simulate", "barbu", "--agents", "random,random")
+    code, _, err = run(capsys, "simulate", "barbu", "--agents", "random", "random")
     assert code == 2 and "2 agents given for 4 seats" in err

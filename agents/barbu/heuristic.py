@@ -70,7 +70,7 @@ from agents.base import CompiledAgent, Option
 
 
 class BarbuHeuristic(CompiledAgent):
-    """Rule-based Barbu player (module doc string)."""
+    """Rule-based Barbu player: contract choice by expected score, doubling by margins."""
 
     name = "heuristic"
     games = ("barbu",)
@@ -90,7 +90,8 @@ class BarbuHeuristic(CompiledAgent):
         "domino_block": Option(1.0, 0.0, 10.0,
                                "Domino: weight of the other players' cards a play frees"),
         "doubles": Option(1.0, 0.0, 1.0,
-                          "1 = double and redouble by expected scores; 0 = only forced doubles"),
+                          "1 = double and redouble by expected scores; 0 = only forced doubles",
+                          switch=True),
         "choice_spread": Option(0.0, 0.0, 2.0,
                                 "contract choice: gain over the mean divided by the contract's "
                                 "spread to this power (0 points, 1 standard deviations)"),

@@ -51,10 +51,12 @@ class DebertzHeuristic(CompiledAgent):
                              "by +30 .. -30)"),
         "swap": Option(1.0, 0.0, 1.0,
                        "1: swap the 7 of trump for the turn-up when it does not cost a "
-                       "sequence (and count on it when bidding); 0: always keep (D5)"),
+                       "sequence (and count on it when bidding); 0: always keep (D5)",
+                       switch=True),
         "counting": Option(1.0, 0.0, 1.0,
                            "1: count the cards played and the voids shown; 0: play from the "
-                           "own hand and the current trick only (for comparison)"),
+                           "own hand and the current trick only (for comparison)",
+                           switch=True),
         "epsilon": Option(0.0, 0.0, 1.0,
                           "share of decisions taken uniformly at random instead (exploration; "
                           "0 keeps the policy deterministic)"),

@@ -127,10 +127,9 @@ def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,
             "bets_per_deal": (doubled + redoubled) / deals if deals else None,
         },
         "invariant_violations": st[S.S_BAD],     # B8 totals broken (0 unless a bug)
-        "match_results": None,
     }
     m = st[S.S_MATCHES]
-    if whole:
+    if whole:  # hands mode plays no whole match: no match results at all
         out["match_results"] = {
             "matches": m,
             "wins_per_seat": st[S.S_WINS:S.S_WINS + 4],
