@@ -182,6 +182,11 @@ class Game:
         return {s for s in range(self.players(rules))
                 if self.kernels.seat_won(st, R, s, True)}
 
+    def describe_state(self, rules, st: np.ndarray, seat: int) -> list[str]:
+        """What ``seat`` sees of row ``st`` as text lines (hand, trick, trump or contract,
+        scores)."""
+        return self._facts.describe_state(st, rules, seat)
+
     def legal_names(self, legal: np.ndarray) -> str:
         """The legal actions of a boolean row, by name."""
         return ", ".join(self.action_name(a) for a in np.flatnonzero(legal)) or "none"

@@ -48,3 +48,27 @@ def record_line(st: np.ndarray, rules, seed: int) -> str:
     from cardsim.barbu.record import record_of_row, to_json_line
 
     return to_json_line(record_of_row(st, rules, seed))
+
+
+def describe_state(st: np.ndarray, rules, seat: int) -> list[str]:
+    """What ``seat`` sees of row ``st``, as text lines: its hand, the trick, the contract
+    (and trump or starting rank), and the match scores (the env's ``render("ansi")``)."""
+    from cardsim.barbu import actions as A
+    from cardsim.barbu import layout as L
+    from cardsim.cards import BARBU_DECK, SUIT_LETTERS
+
+    fmt = BARBU_DECK.format
+    c = int(st[L.CONTRACT])
+    contract = A.CONTRACT_NAMES[c] if c >= 0 else "not chosen yet"
+    if int(st[L.TRUMP]) >= 0:
+        contract += f", trump {SUIT_LETTERS[int(st[L.TRUMP])]}"
+    if int(st[L.START_RANK]) >= 0:
+        contract += f", starting rank {BARBU_DECK.ranks[int(st[L.START_RANK])]}"
+    trick = [f"{(int(st[L.LEADER]) + k) % 4}:{fmt(int(st[L.TRICK + k]))}"
+             for k in range(int(st[L.TRICK_LEN]))]
+    return [
+        f"hand of seat {seat}: {' '.join(BARBU_DECK.format_mask(int(st[L.HANDS + seat])))}",
+        f"trick: {' '.join(trick) or '-'}  (seat:card, in play order)",
+        f"contract: {contract}  (declarer {int(st[L.DECLARER])})",
+        "match scores: " + " ".join(str(int(st[L.SCORES + s])) for s in range(4)),
+    ]

@@ -50,3 +50,25 @@ def record_line(st: np.ndarray, rules, seed: int) -> str:
 
     return json.dumps(record_of_row(st, rules, seed), separators=(",", ":"),
                       ensure_ascii=False)
+
+
+def describe_state(st: np.ndarray, rules, seat: int) -> list[str]:
+    """What ``seat`` sees of row ``st``, as text lines: its hand, the trick, trump and
+    turn-up, and the scores per side (the env's ``render("ansi")``)."""
+    from cardsim.cards import DEBERTZ_DECK, SUIT_LETTERS
+    from cardsim.debertz import layout as L
+
+    fmt = DEBERTZ_DECK.format
+    trump = int(st[L.TRUMP])
+    trick = [f"{(int(st[L.LEADER]) + k) % rules.players}:{fmt(int(st[L.TRICK + k]))}"
+             for k in range(int(st[L.TRICK_LEN]))]
+    bidder = int(st[L.BIDDER])
+    return [
+        f"hand of seat {seat}: {' '.join(DEBERTZ_DECK.format_mask(int(st[L.HANDS + seat])))}",
+        f"trick: {' '.join(trick) or '-'}  (seat:card, in play order)",
+        f"trump: {SUIT_LETTERS[trump] if trump >= 0 else 'not chosen yet'}"
+        + (f" (bidder {bidder})" if bidder >= 0 else "")
+        + f"  turn-up: {fmt(int(st[L.TURNUP]))}",
+        "scores per side: " + " ".join(str(int(st[L.SCORES + s])) for s in range(rules.sides))
+        + f"  (target {rules.target})",
+    ]

@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 
 from cardsim import games
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.jit import bind
@@ -27,8 +28,9 @@ class CardGameAEC(AECEnv):
     GAME = ""
     metadata = {"render_modes": ["ansi"], "name": "cardsim", "is_parallelizable": False}
 
-    def __init__(self, *, rules=None, episode: str = "deal", reward_scale: float = 0.01,
-                 render_mode: str | None = None, **conventions):
+    def __init__(self, *, rules=None, episode: str = "deal",
+                 reward_scale: float = REWARD_SCALE, render_mode: str | None = None,
+                 **conventions):
         super().__init__()
         self.kit = games.get(self.GAME)
         self.rules = self.kit.make_rules(rules, conventions)

@@ -18,17 +18,19 @@ class BarbuEnv(CardGameEnv):
     ``Discrete(80)``: 0-51 play that card (bit = suit * 13 + rank, 2 = 0 ... A = 12), 52
     Domino pass, 53-59 choose a contract, 60-63 name the trump suit, 64-76 name the Domino
     starting rank, 77 no double, 78 double, 79 redouble (cardsim.barbu.actions). Only legal
-    actions are accepted (``info["action_mask"]``, ``observation["action_mask"]``,
-    ``action_masks()``); any other raises ``IllegalActionError`` (see
-    ``IllegalActionPenalty``).
+    actions are accepted (``info["action_mask"]``, bool, and ``action_masks()``); any other
+    raises ``IllegalActionError`` (see ``IllegalActionPenalty``). ``action_space.sample()``
+    draws a legal action (see ``single.LegalDiscrete``).
 
     ## Observation
     What the learner's seat may know (cardsim.barbu.observe_nb, seats relative to the
     observer): a ``Dict`` of the named pieces of ``observe_nb.PIECES`` (hand, cards played by
     whom, current trick, contract, trump, starting rank, Domino rows, doubles, doubles owed,
-    contracts left, voids shown, tricks and scores, ...), plus ``"vector"`` (float32,
-    ``observe_nb.OBS_SIZE`` entries) and ``"action_mask"`` (int8, 80).
-    ``observation_mode="vector"`` gives the vector alone.
+    contracts left, voids shown, tricks and scores, ...), each piece once (float32).
+    ``observation_mode="vector"`` gives the same pieces as one float32 vector
+    (``observe_nb.OBS_SIZE`` entries) instead; ``mask_in_observation=True`` adds
+    ``"action_mask"`` (bool, 80, as in ``info``) to the dict. ``info["seat"]`` is the seat
+    the observation is of: the learner, also at the end of an episode.
 
     ## Rewards
     At every deal scored: the learner's deal score (contract score + settlements, B7.3) times
@@ -46,10 +48,12 @@ class BarbuEnv(CardGameEnv):
     ``trumps_must_ruff=False``, ``trumps_must_overtrump=True``); ``seat`` (0-3 or
     ``"random"`` per match); ``opponents`` (None = built-in random, an agent for every other
     seat, a list per seat, or a dict seat -> agent); ``episode``; ``reward_scale``;
-    ``win_reward``; ``observation_mode``; ``render_mode`` (None or ``"ansi"``).
+    ``win_reward``; ``observation_mode``; ``mask_in_observation``; ``render_mode`` (None
+    or ``"ansi"``: the seat's hand, the trick, the contract, the scores, the legal actions).
 
     ## Version history
-    * v0: first version.
+    * v0: first version; the dict observation holds each piece once (no ``"vector"``,
+      ``"action_mask"`` only with ``mask_in_observation``).
     """
 
     GAME = "barbu"

@@ -17,17 +17,21 @@ class DebertzEnv(CardGameEnv):
     ## Actions
     ``Discrete(40)``: 0-31 play that card (bit = suit * 8 + rank, 7 = 0 ... A = 7; suits S H D
     C), 32 pass, 33 play (accept the turn-up suit), 34-37 name suit S/H/D/C, 38 swap, 39 keep
-    (cardsim.debertz.actions). Only legal actions are accepted: ``info["action_mask"]``,
-    ``observation["action_mask"]`` and ``action_masks()`` give them; any other raises
-    ``IllegalActionError`` (wrap with ``IllegalActionPenalty`` to end the episode instead).
+    (cardsim.debertz.actions). Only legal actions are accepted: ``info["action_mask"]``
+    (bool) and ``action_masks()`` give them; any other raises ``IllegalActionError`` (wrap
+    with ``IllegalActionPenalty`` to end the episode instead). ``action_space.sample()``
+    draws a legal action (see ``single.LegalDiscrete``).
 
     ## Observation
     What the learner's seat may know (cardsim.debertz.observe_nb, seats relative to the
     observer): a ``Dict`` of the named pieces of ``observe_nb.PIECES`` (hand, cards played by
     whom, current trick, turn-up and where it went, bids, trump, melds declared or shown, bella,
-    voids, tricks and points taken, scores, ...), plus ``"vector"`` (all pieces as one float32
-    vector, ``observe_nb.OBS_SIZE`` entries) and ``"action_mask"`` (int8, 40).
-    ``observation_mode="vector"`` gives the vector alone.
+    voids, tricks and points taken, scores, ...), each piece once (float32).
+    ``observation_mode="vector"`` gives the same pieces as one float32 vector
+    (``observe_nb.OBS_SIZE`` entries) instead; ``mask_in_observation=True`` adds
+    ``"action_mask"`` (bool, 40, as in ``info``) to the dict for policies that read it.
+    ``info["seat"]`` is the seat the observation is of: the learner seat to act, or at the
+    end of an episode the learner's seat.
 
     ## Rewards
     At every deal scored: the points recorded for the learner's side (D9.2-D9.4, after bytes,
@@ -47,10 +51,13 @@ class DebertzEnv(CardGameEnv):
     learner decides for both seats of its team); ``opponents`` (None = built-in random, an
     agent for every other seat, a list per seat, or a dict seat -> agent; see
     cardsim.envs.single); ``episode``; ``reward_scale``; ``win_reward``;
-    ``observation_mode`` (``"dict"`` or ``"vector"``); ``render_mode`` (None or ``"ansi"``).
+    ``observation_mode`` (``"dict"`` or ``"vector"``); ``mask_in_observation``;
+    ``render_mode`` (None or ``"ansi"``: the seat's hand, the trick, trump and turn-up,
+    the scores and the legal actions).
 
     ## Version history
-    * v0: first version.
+    * v0: first version; the dict observation holds each piece once (no ``"vector"``,
+      ``"action_mask"`` only with ``mask_in_observation``).
     """
 
     GAME = "debertz"

@@ -33,6 +33,7 @@ import numpy as np
 
 from cardsim import games, rng_nb
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.defaults import AUTORESET, REWARD_SCALE
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON
 from cardsim.table import is_compiled, params_rows, policy_set_of, resolve_agent
@@ -55,7 +56,8 @@ class SelfPlayBatch:
     """N games of ``game`` ("debertz" or "barbu"), every seat played by the caller.
 
     Arguments: ``num_games``; ``rules`` (rules object or dict) and/or conventions as keywords;
-    ``seed``; ``episode`` ("deal" or "game"); ``autoreset``: "same_step" (a game whose
+    ``seed``; ``episode`` ("deal" or "game"); ``autoreset`` (default "next_step", as
+    Gymnasium and ``SelfPlayVectorEnv``): "same_step" (a game whose
     episode ends starts the next one within the same call: the returned observation is the
     new episode's first, ``final_obs`` holds the last observation of the ended one, for the
     seat that acted last) or "next_step" (the game stays at its end for one call: the
@@ -63,7 +65,8 @@ class SelfPlayBatch:
     every action, and the next call starts the next episode and ignores that game's action);
     ``observations`` (False: no observation vectors, for pure speed); ``threads`` (numba
     threads; None leaves the setting alone); ``reward_scale`` applied to ``rewards``
-    (default 1: raw recorded points, Debertz D9 / Barbu B7.3); ``check_actions``: raise
+    (default 0.01 as in every env of the package; 1 gives the raw recorded points, Debertz
+    D9 / Barbu B7.3); ``check_actions``: raise
     ``IllegalActionError`` on an illegal action (one vectorised test; default True).
 
     Rewards: ``rewards[i, s]`` is what seat s scored (its side's recorded points in Debertz,
@@ -77,8 +80,8 @@ class SelfPlayBatch:
     """
 
     def __init__(self, game: str, num_games: int, rules=None, *, seed: int = 0,
-                 episode: str = "deal", autoreset: str = "same_step", observations: bool = True,
-                 threads: int | None = None, reward_scale: float = 1.0,
+                 episode: str = "deal", autoreset: str = AUTORESET, observations: bool = True,
+                 threads: int | None = None, reward_scale: float = REWARD_SCALE,
                  check_actions: bool = True, first_game: int = 0, opponents=None,
                  **conventions):
         self.kit = games.get(game)
@@ -253,8 +256,9 @@ def _vector_env_class():
         """
 
         def __init__(self, game: str = "debertz", num_envs: int = 64, rules=None, *,
-                     seed: int = 0, episode: str = "deal", autoreset_mode="next_step",
-                     reward_scale: float = 0.01, threads: int | None = None, **conventions):
+                     seed: int = 0, episode: str = "deal", autoreset_mode=AUTORESET,
+                     reward_scale: float = REWARD_SCALE, threads: int | None = None,
+                     **conventions):
             mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, AutoresetMode) \
                 else {"next_step": AutoresetMode.NEXT_STEP,
                       "same_step": AutoresetMode.SAME_STEP}.get(autoreset_mode)

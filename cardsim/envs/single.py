@@ -26,6 +26,7 @@ from gymnasium import spaces
 
 from cardsim import games
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.jit import bind
@@ -47,40 +48,61 @@ def opponent_action(agent, game, st_rows, R, rng, obs, legal) -> int:
     return int(np.asarray(out).reshape(-1)[0])
 
 
+class SampledAction(int):
+    """An action id drawn by ``LegalDiscrete.sample()``, remembering the decision it was
+    drawn for (the env counts its decisions)."""
+
+    decision: int
+
+    def __new__(cls, value: int, decision: int):
+        out = super().__new__(cls, value)
+        out.decision = decision
+        return out
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete`` whose ``sample()`` without a mask draws a legal action of the env's
     current decision (so ``env.action_space.sample()`` is always a valid move); ``contains``
-    is the plain ``Discrete`` test."""
+    is the plain ``Discrete`` test.
 
-    def __init__(self, n: int, legal_source=None, seed=None):
+    A sample is legal for the decision it was drawn for. Gymnasium's ``check_env`` draws one
+    and then resets the env before stepping it; the env therefore takes a sample drawn for an
+    earlier decision as "a random legal action" and maps it onto the current decision's
+    legal actions (the same way every time). Any other illegal action is refused."""
+
+    def __init__(self, n: int, legal_source=None, seed=None, decision_source=None):
         super().__init__(n, seed=seed)
         self.legal_source = legal_source
+        self.decision_source = decision_source
 
     def sample(self, mask=None, probability=None):
         if mask is None and probability is None and self.legal_source is not None:
             legal = self.legal_source()
             if legal.any():
-                mask = legal.astype(np.int8)
+                a = super().sample(mask=legal.astype(np.int8))
+                return SampledAction(int(a), self.decision_source())
         return super().sample(mask=mask, probability=probability)
 
     def __getstate__(self):
         # Saved or copied, it is a plain Discrete: the env it samples from does not travel.
         state = dict(self.__dict__)
         state["legal_source"] = None
+        state["decision_source"] = None
         return state
 
 
-def observation_space(k: games.Game, mode: str) -> spaces.Space:
-    """Dict of named pieces + "vector" + "action_mask", or just the vector Box."""
+def observation_space(k: games.Game, mode: str, mask_in_observation: bool) -> spaces.Space:
+    """Dict of the named pieces (each piece once), or the flat vector Box. The legal mask
+    is in ``info["action_mask"]``; ``mask_in_observation`` adds it to the dict, as bools
+    like in ``info``."""
     spec = k.observer.SPEC
     low, high = spec.low_high()
-    vector = spaces.Box(low, high, dtype=np.float32)
     if mode == "vector":
-        return vector
+        return spaces.Box(low, high, dtype=np.float32)
     pieces = {p.name: spaces.Box(p.low, p.high, shape=(p.size,), dtype=np.float32)
               for p in spec.pieces}
-    pieces["vector"] = vector
-    pieces["action_mask"] = spaces.MultiBinary(k.num_actions)
+    if mask_in_observation:
+        pieces["action_mask"] = spaces.Box(0, 1, shape=(k.num_actions,), dtype=np.bool_)
     return spaces.Dict(pieces)
 
 
@@ -91,8 +113,9 @@ class CardGameEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, *, rules=None, seat: int | str = 0, control: str = "seat",
-                 opponents: Any = None, episode: str = "deal", reward_scale: float = 0.01,
-                 win_reward: float = 0.0, observation_mode: str = "dict",
+                 opponents: Any = None, episode: str = "deal",
+                 reward_scale: float = REWARD_SCALE, win_reward: float = 0.0,
+                 observation_mode: str = "dict", mask_in_observation: bool = False,
                  render_mode: str | None = None, **conventions):
         self.kit = games.get(self.GAME)
         self.rules = self.kit.make_rules(rules, conventions)
@@ -103,6 +126,12 @@ class CardGameEnv(gym.Env):
         if observation_mode not in ("dict", "vector"):
             raise InvalidConfigError(
                 f"observation_mode must be 'dict' or 'vector', got {observation_mode!r}")
+        if type(mask_in_observation) is not bool or (mask_in_observation
+                                                      and observation_mode == "vector"):
+            raise InvalidConfigError(
+                f"mask_in_observation must be true or false, and true only with "
+                f"observation_mode='dict'; got {mask_in_observation!r} with "
+                f"{observation_mode!r} (the mask is always in info['action_mask'])")
         if control not in ("seat", "side"):
             raise InvalidConfigError(f"control must be 'seat' or 'side', got {control!r}")
         if not (seat == "random" or (type(seat) is int and 0 <= seat < self.n_players)):
@@ -117,12 +146,16 @@ class CardGameEnv(gym.Env):
         self.reward_scale = float(reward_scale)
         self.win_reward = float(win_reward)
         self.observation_mode = observation_mode
+        self.mask_in_observation = mask_in_observation
         self.render_mode = render_mode
         self._opponents = self._parse_opponents(opponents)
         self._policies = policy_set_of(self._opponents.values())
         self._params = params_rows([self._opponents.get(s) for s in range(4)])
-        self.observation_space = observation_space(self.kit, observation_mode)
-        self.action_space = LegalDiscrete(self.kit.num_actions, self.action_masks)
+        self.observation_space = observation_space(self.kit, observation_mode,
+                                                   mask_in_observation)
+        self._decision = 0  # counts the learner's decisions (see LegalDiscrete)
+        self.action_space = LegalDiscrete(self.kit.num_actions, self.action_masks,
+                                          decision_source=lambda: self._decision)
         L = self.kit.layout
         self._states = np.zeros((1, L.STATE_WIDTH), dtype=np.int64)
         self._st = self._states[0]
@@ -227,6 +260,7 @@ class CardGameEnv(gym.Env):
             self._rewards[:] = 0.0
             status = self._advance(-1)
         self._status = status
+        self._decision += 1
         return self._observation(), self._info()
 
     def step(self, action):
@@ -237,6 +271,10 @@ class CardGameEnv(gym.Env):
                 else int(action)
         except (TypeError, ValueError, IndexError):
             raise IllegalActionError(f"action must be an integer id, got {action!r}") from None
+        if isinstance(action, SampledAction) and action.decision != self._decision \
+                and not (0 <= a < self.kit.num_actions and self._legal[a]):
+            legal = np.flatnonzero(self._legal)  # a sample of an earlier decision: see
+            a = int(legal[a % len(legal)])        # LegalDiscrete
         if not (0 <= a < self.kit.num_actions and self._legal[a]):
             raise IllegalActionError(
                 f"action {a} is not legal for seat {self.kit.turn(self._st)} in phase "
@@ -244,6 +282,7 @@ class CardGameEnv(gym.Env):
                 f"{self.kit.legal_names(self._legal)}")
         self._rewards[:] = 0.0
         self._status = self._advance(a)
+        self._decision += 1
         terminated = self._status == EPISODE_END
         reward = float(self._rewards[self.seat]) * self.reward_scale
         if terminated and self.win_reward and self.kit.is_game_over(self._st):
@@ -256,13 +295,17 @@ class CardGameEnv(gym.Env):
         return self._legal.astype(bool)
 
     def render(self):
+        """``"ansi"``: the seat of the observation (its hand), the trick, trump or contract,
+        the scores and the legal actions, as text lines."""
         if self.render_mode != "ansi":
             return None
         st = self._st
-        turn = self.kit.turn(st)
-        legal = self.kit.legal_names(self._legal)
-        return (f"{self.GAME} phase={self.kit.phase_name(st)} turn={turn} learner={self.seat} "
-                f"legal=[{legal}]")
+        seat = self._observed_seat()
+        lines = [f"{self.GAME} phase {self.kit.phase_name(st)}, seat to act "
+                 f"{self.kit.turn(st)}, learner seat {self.seat}"]
+        lines += self.kit.describe_state(self.rules, st, seat)
+        lines.append(f"legal: {self.kit.legal_names(self._legal)}")
+        return "\n".join(lines) + "\n"
 
     # --- internals ------------------------------------------------------------------------
     def _kernel(self, name: str):
@@ -314,12 +357,17 @@ class CardGameEnv(gym.Env):
         if self.observation_mode == "vector":
             return vec
         obs = self.kit.observer.SPEC.pieces_of(vec)
-        obs["vector"] = vec
-        obs["action_mask"] = self._legal.astype(np.int8)
+        if self.mask_in_observation:
+            obs["action_mask"] = self._legal.astype(bool)
         return obs
 
+    def _observed_seat(self) -> int:
+        """The seat the observation is of: the learner seat to act, or at the end of an
+        episode the learner's seat (whose reward the last step gave)."""
+        return self.kit.turn(self._st) if self._status == LEARNER else self.seat
+
     def _info(self) -> dict:
-        return {"action_mask": self._legal.astype(bool), "seat": self.kit.turn(self._st),
+        return {"action_mask": self._legal.astype(bool), "seat": self._observed_seat(),
                 "learner_seat": self.seat}
 
     @property

@@ -12,7 +12,7 @@ def play_random(env, n_steps, seed=0):
         legal = np.flatnonzero(env.action_masks())
         a = int(rng.choice(legal))
         obs, r, term, trunc, info = env.step(a)
-        vec = obs["vector"] if isinstance(obs, dict) else obs
+        vec = np.concatenate(list(obs.values())) if isinstance(obs, dict) else obs
         traj.append((a, r, term, vec.copy()))
         if term or trunc:
             obs, info = env.reset()

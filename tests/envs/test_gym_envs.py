@@ -3,9 +3,9 @@
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env, check_reset_seed_determinism
-from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
+from gymnasium.utils.env_checker import check_env
 
+from cardsim.cards import BARBU_DECK, DEBERTZ_DECK
 from cardsim.envs.wrappers import IllegalActionPenalty
 from cardsim.errors import IllegalActionError, InvalidConfigError
 
@@ -26,14 +26,14 @@ CONFIGS = [
 
 @pytest.mark.parametrize("env_id,kwargs", CONFIGS)
 def test_check_env(env_id, kwargs):
+    # the raw env passes Gymnasium's own checker (which steps an action sampled before a
+    # seeded reset: LegalDiscrete), and still refuses an illegal action of the caller
     env = gym.make(env_id, **kwargs).unwrapped
-    # Raw env: spaces, seeded reset, returned values of reset and a legal step.
-    check_reset_seed_determinism(env)
-    env_reset_passive_checker(env)
-    env_step_passive_checker(env, env.action_space.sample())  # sample() draws a legal action
-    # The full checker samples an action before a seeded reset, so it may be illegal there:
-    # run it through the opt-in wrapper that turns an illegal action into a lost episode.
-    check_env(IllegalActionPenalty(env), skip_render_check=True)
+    check_env(env)
+    check_env(IllegalActionPenalty(gym.make(env_id, **kwargs).unwrapped), skip_render_check=True)
+    env.reset(seed=3)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step(int(np.flatnonzero(~env.action_masks())[0]))
 
 
 @pytest.mark.parametrize("env_id,kwargs", CONFIGS)
@@ -48,17 +48,42 @@ def test_same_seed_same_episodes(env_id, kwargs):
     assert any(not np.array_equal(x[3], y[3]) for x, y in zip(a, c))
 
 
-def test_observation_dict_matches_spaces_and_mask():
-    env = gym.make("cardsim/Debertz-v0").unwrapped
+@pytest.mark.parametrize("env_id", ["cardsim/Debertz-v0", "cardsim/Barbu-v0"])
+def test_observation_dict_holds_each_piece_once(env_id):
+    env = gym.make(env_id).unwrapped
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     spec = env.kit.observer.SPEC
-    assert obs["vector"].shape == (spec.size,)
-    for p in spec.pieces:
-        assert np.array_equal(obs[p.name], obs["vector"][p.offset:p.offset + p.size])
-    assert np.array_equal(obs["action_mask"].astype(bool), info["action_mask"])
+    assert list(obs) == [p.name for p in spec.pieces]  # no "vector", no "action_mask"
+    vec = gym.make(env_id, observation_mode="vector").unwrapped.reset(seed=0)[0]
+    assert np.array_equal(np.concatenate(list(obs.values())), vec)
+    assert info["action_mask"].dtype == bool
     assert np.array_equal(env.action_masks(), info["action_mask"])
     assert spec.size == sum(p.size for p in spec.pieces)
+    # the mask as a network input only when asked for, with the dtype of info's
+    env = gym.make(env_id, mask_in_observation=True).unwrapped
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert obs["action_mask"].dtype == info["action_mask"].dtype == bool
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    with pytest.raises(InvalidConfigError, match="mask_in_observation"):
+        gym.make(env_id, mask_in_observation=True, observation_mode="vector")
+
+
+@pytest.mark.parametrize("env_id", ["cardsim/Debertz-v0", "cardsim/Barbu-v0"])
+def test_render_and_seat_at_the_end_of_an_episode(env_id):
+    env = gym.make(env_id, render_mode="ansi", seat=1).unwrapped
+    obs, info = env.reset(seed=2)
+    text = env.render()
+    deck = DEBERTZ_DECK if "Debertz" in env_id else BARBU_DECK
+    hand = " ".join(deck.format_mask(int(env.state[env.kit.layout.HANDS + info["seat"]])))
+    assert f"hand of seat {info['seat']}: {hand}\n" in text and "trick:" in text
+    assert ("trump:" in text or "contract:" in text) and "scores" in text
+    term = False
+    while not term:
+        obs, r, term, _, info = env.step(env.action_space.sample())
+    assert env.kit.turn(env.state) == -1 and info["seat"] == 1  # the learner's seat
+    assert "hand of seat 1" in env.render()
 
 
 @pytest.mark.parametrize("env_id", ["cardsim/Debertz-v0", "cardsim/Barbu-v0"])

@@ -27,7 +27,7 @@ CASES = [("debertz", {}), ("debertz", {"players": 3}), ("debertz", {"players": 4
 
 @pytest.mark.parametrize("game,kw", CASES)
 def test_legal_masks_and_observations_match_the_engine(game, kw):
-    b = SelfPlayBatch(game, 64, seed=3, **kw)
+    b = SelfPlayBatch(game, 64, seed=3, autoreset="same_step", **kw)
     r = b.reset()
     rng = np.random.default_rng(0)
     obs_mod = b.kit.observer
@@ -48,7 +48,7 @@ def test_legal_masks_and_observations_match_the_engine(game, kw):
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
 def test_next_step_autoreset_rewards_are_the_engines(game):
-    b = SelfPlayBatch(game, 32, seed=1, autoreset="next_step")
+    b = SelfPlayBatch(game, 32, seed=1, autoreset="next_step", reward_scale=1.0)
     r = b.reset()
     rng = np.random.default_rng(2)
     seen = 0
@@ -127,7 +127,8 @@ def test_compiled_opponents_play_inside_the_batch(game, kw, opponents):
     step kernel, deterministically for any thread count."""
     runs = []
     for threads in (1, 2):
-        b = SelfPlayBatch(game, 64, seed=3, opponents=opponents, threads=threads, **kw)
+        b = SelfPlayBatch(game, 64, seed=3, opponents=opponents, threads=threads,
+                          autoreset="same_step", **kw)
         theirs = np.flatnonzero(b.kinds >= 0)
         r = b.reset()
         total = np.zeros(4)
@@ -156,3 +157,24 @@ def test_selfplay_opponents_must_be_compiled():
         SelfPlayBatch("debertz", 4, opponents=Py())
     with pytest.raises(InvalidConfigError, match="at least one seat"):
         SelfPlayBatch("debertz", 4, opponents=["heuristic", "heuristic"])
+
+
+def test_every_env_has_the_same_reward_scale_and_autoreset_defaults():
+    import inspect
+
+    import gymnasium as gym
+
+    pytest.importorskip("pettingzoo")
+    from cardsim.envs.aec import DebertzAECEnv
+    from cardsim.envs.defaults import AUTORESET, REWARD_SCALE
+
+    def default(fn, name):
+        return inspect.signature(fn).parameters[name].default
+
+    assert gym.make("cardsim/Debertz-v0").unwrapped.reward_scale == REWARD_SCALE
+    assert gym.make("cardsim/Barbu-v0").unwrapped.reward_scale == REWARD_SCALE
+    for fn in (SelfPlayBatch, SelfPlayVectorEnv, DebertzAECEnv):
+        assert default(fn, "reward_scale") == REWARD_SCALE
+    assert default(SelfPlayBatch, "autoreset") == default(SelfPlayVectorEnv,
+                                                          "autoreset_mode") == AUTORESET
+    assert SelfPlayBatch("debertz", 2).autoreset == AUTORESET == "next_step"
