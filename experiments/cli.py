@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run an experiment described by a YAML file")
     run.add_argument("config", nargs="?", help="the YAML file")
     run.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
-    run.add_argument("--out", metavar="DIR", default="runs", help="parent of run directories")
+    run.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
 
     for name, text in (("rules", "list a game's conventions"),
                        ("agents", "list a game's agents and options")):
@@ -238,8 +238,14 @@ def run(args) -> int:
 
         if (args.config is None) == (args.resume is None):
             raise ArgumentError("give a config file or --resume RUN_DIR (not both)")
-        run_dir, result = (resume_run(args.resume, progress=progress) if args.resume
-                           else start_run(args.config, args.out, progress=progress))
+        if args.resume and args.out is not None:
+            raise ArgumentError("--out names where new runs go; a resumed run stays in its "
+                                "own directory (drop --out)")
+        if args.resume:
+            run_dir, result = resume_run(args.resume, progress=progress)
+        else:
+            out = "runs" if args.out is None else args.out
+            run_dir, result = start_run(args.config, out, progress=progress)
         print(result["table"])
         print(f"run directory: {run_dir}")
     return 0

@@ -83,6 +83,9 @@ class Tournament:
         self.labels = _unique_labels([agent_label(a) for a in self.agents])
         self.pairings = [Pairing(a, b, seating_patterns(rules, a, b))
                          for a, b in itertools.combinations(range(len(self.agents)), 2)]
+        if len(self.pairings) > 1:  # every pairing plays (and keeps) every item
+            check_count(f"{'games' if self.whole else 'deals'} x {len(self.pairings)} "
+                        f"pairings", self.items * len(self.pairings), "tournament")
         self.table = Table(game, rules)
 
     def chunks(self, chunk: int = CHUNK):

@@ -115,6 +115,10 @@ def test_config_errors_name_the_file_and_leave_no_run_directory(capsys, tmp_path
     assert not (tmp_path / "runs").exists()
 
 
+def test_resume_does_not_take_out(capsys, tmp_path):
+    assert "drop --out" in refused(capsys, "run", "--resume", tmp_path, "--out", tmp_path)
+
+
 def test_resume_of_a_damaged_config_names_it(capsys, tmp_path):
     (tmp_path / "config.yaml").write_text("name: [unclosed\n")
     err = refused(capsys, "run", "--resume", tmp_path)
@@ -159,6 +163,8 @@ def test_agent_grammar_in_python():
     (["tournament", "debertz", "--agents", "random", "random", "--deals", str(10**9)],
      "sane time"),
     (["simulate", "debertz", "--threads", "100000"], "at most 256"),
+    (["tournament", "debertz", "--agents", *["random"] * 11, "--deals", str(10**7)],
+     "deals x 55 pairings = 550,000,000"),
 ])
 def test_conflicts_and_limits(capsys, argv, words):
     assert words in refused(capsys, *argv)
