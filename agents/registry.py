@@ -63,16 +63,16 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidConfigError(f"agent must be a name like 'heuristic', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
-    if "," in name or " " in name:
-        parts = " ".join(x.strip() for x in name.replace(",", " ").split())
-        raise InvalidConfigError(
-            f"agent {spec!r}: several agents are separate arguments ({parts}); a comma "
-            f"separates the options of one agent, as in heuristic:aggression=0.5,swap=0")
     known = {n for _, n in _catalogue()}
     if name not in known and rest and "=" not in rest.partition(":")[0]:
         # an import path "package.module:Name", its options after a second colon
         attr, _, rest = rest.partition(":")
         name = f"{name}:{attr}"
+    if "," in name or " " in name:  # "random,heuristic" or "mybots:Bot,random"
+        parts = " ".join(x.strip() for x in name.replace(",", " ").split())
+        raise InvalidConfigError(
+            f"agent {spec!r}: several agents are separate arguments ({parts}); a comma "
+            f"separates the options of one agent, as in heuristic:aggression=0.5,swap=0")
     options = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, text = item.partition("=")

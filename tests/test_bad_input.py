@@ -131,6 +131,7 @@ def test_resume_of_a_damaged_config_names_it(capsys, tmp_path):
 @pytest.mark.parametrize("agents, words", [
     (["random,heuristic"], "separate arguments (random heuristic)"),
     (["heuristic:aggression=0.5,random"], "separate arguments"),
+    (["mybots:Bot,random"], "separate arguments (mybots:Bot random)"),
     (["heuristic:swap=0.5"], "allowed: 0 or 1"),
     (["heuristic:counting=2"], "allowed: 0 or 1"),
     (["heuristic:aggression=2"], "allowed: a number in [0, 1]"),

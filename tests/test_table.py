@@ -176,8 +176,8 @@ def test_import_path_agents_from_the_command_line(bots):
     assert code == 0
     result = json.loads(out)
     assert result["agents"][0]["agent"] == f"{bots}:FirstLegal"
-    code, out, _ = cli("simulate", "barbu", "--agents", f"{bots}:FirstLegal:offset=2,random,heuristic,random",
-                       "--hands", "30", "--json")
+    code, out, _ = cli("simulate", "barbu", "--agents", f"{bots}:FirstLegal:offset=2", "random",
+                       "heuristic", "random", "--hands", "30", "--json")
     assert code == 0 and json.loads(out)["deals"] == 30
 
 
