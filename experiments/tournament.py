@@ -273,9 +273,8 @@ def format_table(result: dict) -> str:
         g = games.get(result["game"])
         sides = g.sides(g.rules_cls.from_dict(result["rules"]))
         if sides > 2:  # every player for themselves: an even agent wins 1 game in `sides`
-            lines.append(f"win rate: share of the games won by each seat the agent held, "
-                         f"over all seatings; {sides} players each for themselves, so an "
-                         f"even match gives each agent {1 / sides:.3f}")
+            lines.append(f"win rate: share of games won by the seats an agent held; with "
+                         f"{sides} players each for themselves {1 / sides:.3f} is even")
     lines.append("")
     for p in result["pairings"]:
         a, b = p["agents"]

@@ -226,4 +226,4 @@ def test_table_explains_win_rates_with_more_than_two_sides():
     result = {"game": "debertz", "rules": rules.to_dict(), "rules_hash": rules.rules_hash(),
               "seed": 0, "duplicate": True, "unit": "game", "items": 10, "ratings": None,
               "agents": [{**row, "agent": "a"}, {**row, "agent": "b"}], "pairings": []}
-    assert "an even match gives each agent 0.333" in format_table(result)
+    assert "with 3 players each for themselves 0.333 is even" in format_table(result)
