@@ -5,7 +5,7 @@
                           [--history FILE] [--json]
     cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
     cardsim tournament GAME --agents A B [C ...] [--deals N | --games N] [--no-duplicate]
-                          [--by-contract]
+                          [--by-contract] [--per-deal FILE.npy]
                           [--rule NAME=VALUE]... [--seed S] [--threads T] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
     cardsim rules GAME        (every convention with its default)
@@ -20,11 +20,11 @@ line and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
 from cardsim.games import GAMES
+from experiments.files import dumps_json
 
 
 class ArgumentError(Exception):
@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=_seed, default=0)
     tour.add_argument("--threads", type=_threads, default=1)
     tour.add_argument("--json", action="store_true")
+    tour.add_argument("--per-deal", metavar="FILE.npy",
+                      help="write every deal's result to a NumPy file (experiments.per_deal)")
 
     run = sub.add_parser("run", help="run an experiment described by a YAML file")
     run.add_argument("config", nargs="?", help="the YAML file")
@@ -186,7 +188,7 @@ def format_summary(summary: dict) -> str:
 
 
 def print_summary(summary: dict, as_json: bool) -> None:
-    print(json.dumps(summary) if as_json else format_summary(summary))
+    print(dumps_json(summary) if as_json else format_summary(summary))
 
 
 def _fmt(v) -> str:
@@ -231,8 +233,8 @@ def run(args) -> int:
         result = tournament(args.game, rules, args.agents, deals=args.deals, games=args.games,
                             duplicate=not args.no_duplicate, seed=args.seed,
                             n_threads=args.threads, progress=progress,
-                            by_contract=args.by_contract)
-        print(json.dumps(result) if args.json else format_table(result))
+                            by_contract=args.by_contract, per_deal=args.per_deal)
+        print(dumps_json(result) if args.json else format_table(result))
     elif args.command == "run":
         from experiments.run import resume_run, start_run
 

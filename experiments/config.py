@@ -9,6 +9,7 @@
     duplicate: true                     # tournament only
     by_contract: false                  # Barbu tournament: deal i plays contract i % 7
     history: false                      # simulate only: write hand records in the run dir
+    per_deal: false                     # tournament only: per-deal results in deals/*.npy
     seed: 0
     threads: 2
     chunk: 32768                        # items per saved chunk (resume granularity)
@@ -42,6 +43,7 @@ class ExperimentConfig:
     duplicate: bool = True
     by_contract: bool = False
     history: bool = False
+    per_deal: bool = False
     seed: int = 0
     threads: int = 1
     chunk: int = 1 << 15
@@ -61,7 +63,8 @@ ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}
 
 # Keys only one kind reads. Given to the other kind with anything but the default value,
 # they are an error rather than silently ignored; the resolved config leaves them out.
-ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament"}
+ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament",
+            "per_deal": "tournament"}
 
 # Counts that could not finish in any sane time (or memory: a tournament keeps every
 # item's points) are refused up front. At a few million compiled deals per second and
@@ -144,7 +147,7 @@ def _validate(data: Any) -> ExperimentConfig:
     _check_int("seed", cfg.seed, 0, 2**63 - 1)
     _check_int("threads", cfg.threads, 1, MAX_THREADS)
     _check_int("chunk", cfg.chunk)
-    for key in ("duplicate", "by_contract", "history"):
+    for key in ("duplicate", "by_contract", "history", "per_deal"):
         if not isinstance(getattr(cfg, key), bool):
             raise InvalidConfigError(f"config key {key!r} must be true or false")
     rules = cfg.make_rules()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from pathlib import Path
 
@@ -25,8 +26,32 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+SIGNIFICANT_DIGITS = 6  # floats in JSON: more than any 95% interval of a card game resolves
+
+
+def json_ready(obj, digits: int = SIGNIFICANT_DIGITS):
+    """``obj`` with every float rounded to ``digits`` significant digits and every NaN or
+    infinity replaced by None (JSON has neither), numpy scalars made Python numbers."""
+    if isinstance(obj, dict):
+        return {k: json_ready(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_ready(v, digits) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(f"{obj:.{digits}g}") if math.isfinite(obj) else None
+    return obj
+
+
+def dumps_json(obj, **kw) -> str:
+    """Valid JSON (no NaN) with sensibly rounded floats."""
+    return json.dumps(json_ready(obj), allow_nan=False, **kw)
+
+
 def atomic_write_json(path: str | os.PathLike, obj) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=2) + "\n")
+    atomic_write_text(path, dumps_json(obj, indent=2) + "\n")
 
 
 def atomic_save_npz(path: str | os.PathLike, **arrays) -> None:

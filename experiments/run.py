@@ -25,6 +25,7 @@ import io
 import json
 import platform
 import subprocess
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,9 +36,10 @@ from tqdm import tqdm
 
 import cardsim
 from cardsim.errors import InvalidConfigError
+from cardsim.games import get as games_contract
 from experiments.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
 from experiments.files import (atomic_save_npz, atomic_write_json, atomic_write_text,
-                               check_output_folder)
+                               check_output_folder, dumps_json, json_ready)
 
 
 def _git_commit() -> str | None:
@@ -84,7 +86,9 @@ def start_run(config_path, out_parent="runs", progress: bool = False):
 
 
 def resume_run(run_dir, progress: bool = False):
-    """Continue an interrupted run; returns (run_dir, result)."""
+    """Continue an interrupted run; returns (run_dir, result). Refuses (InvalidConfigError,
+    one line) a run whose config.yaml no longer matches what its finished chunks were made
+    with, except for more deals or games, which extend the run."""
     run_dir = Path(run_dir)
     path = run_dir / "config.yaml"
     if not path.is_file():
@@ -96,17 +100,107 @@ def resume_run(run_dir, progress: bool = False):
     except yaml.YAMLError as e:
         raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
     cfg = config_from_dict(data, where=str(path))
+    check_resume(run_dir, cfg)
     (run_dir / "chunks").mkdir(exist_ok=True)
+    if _read_meta(run_dir) is None:  # damaged: the chunks vouch for the config (checked)
+        atomic_write_json(run_dir / "meta.json", _meta(cfg))
     return run_dir, execute(run_dir, cfg, progress)
 
 
+# ---------------------------------------------------------------------------------------------
+# what a run is made with: recorded in every chunk, checked on resume
+# ---------------------------------------------------------------------------------------------
+MADE_WITH_META = ("kind", "game", "rules_hash", "seed")  # also in meta.json
+
+
+def made_with(cfg: ExperimentConfig) -> dict:
+    """Everything a chunk's content depends on (not threads: results do not depend on them).
+    ``items`` may grow on resume; everything else must stay."""
+    from agents.registry import parse_spec
+
+    out = {"kind": cfg.kind, "game": cfg.game, "rules_hash": cfg.make_rules().rules_hash(),
+           "seed": cfg.seed,
+           "agents": [[name, dict(sorted(opts.items()))]
+                      for name, opts in map(parse_spec, cfg.agents)],
+           "unit": "games" if cfg.games is not None else "deals",
+           "items": cfg.games if cfg.games is not None else cfg.deals, "chunk": cfg.chunk}
+    if cfg.kind == "tournament":
+        out.update(duplicate=cfg.duplicate, by_contract=cfg.by_contract)
+    return out
+
+
+def _read_meta(run_dir: Path) -> dict | None:
+    try:
+        meta = json.loads((run_dir / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _chunk_made_with(path: Path) -> dict | None | str:
+    """A chunk file's record of what it was made with; None for a chunk written before
+    chunks recorded it; "damaged" when unreadable (it is then played again)."""
+    try:
+        with np.load(path) as z:
+            if "made_with" not in z.files:
+                return None
+            made = json.loads(str(z["made_with"]))
+        return made if isinstance(made, dict) else "damaged"
+    except Exception:  # noqa: BLE001 - any unreadable file is a damaged chunk
+        return "damaged"
+
+
+def _difference(field: str, was, now) -> str:
+    return f"{field} was {was!r} and config.yaml now says {now!r}"
+
+
+def check_resume(run_dir: Path, cfg: ExperimentConfig) -> None:
+    """Refuse, in one line, to resume ``run_dir`` with a config that differs from what its
+    meta.json and finished chunks were made with. More items only extend the run."""
+    now = made_with(cfg)
+    meta = _read_meta(run_dir)
+    changes = []
+    if meta is not None:
+        changes += [_difference(f, meta[f], now[f]) for f in MADE_WITH_META
+                    if f in meta and meta[f] != now[f]]
+    for path in sorted((run_dir / "chunks").glob("*.npz")) if not changes else ():
+        made = _chunk_made_with(path)
+        if made == "damaged":
+            continue
+        if made is None:  # an older chunk: meta.json holds what it was made with
+            if meta is None:
+                raise InvalidConfigError(
+                    f"{run_dir}: meta.json is missing or damaged, so the finished chunks "
+                    f"cannot be checked against config.yaml; start a new run")
+            continue
+        for f, was in made.items():
+            if f == "items" and made.get("unit") == now["unit"] and now[f] >= was:
+                continue  # more deals or games: the run is extended
+            if now.get(f) != was:
+                changes.append(_difference(f, was, now.get(f)))
+        if changes:
+            break
+    if changes:
+        raise InvalidConfigError(
+            f"cannot resume {run_dir}: its finished work was made with other settings "
+            f"({changes[0]}); restore config.yaml or start a new run "
+            f"(only deals or games may grow)")
+
+
 def _load_chunk(path: Path) -> dict | None:
-    """A finished chunk, or None if the file is unreadable (then it is played again)."""
+    """A finished chunk's arrays, or None if the file is missing or unreadable (then it is
+    played again)."""
+    if not path.exists():
+        return None
     try:
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError):
+    except Exception:  # noqa: BLE001 - a damaged file of any kind is played again
         return None
+
+
+def _damaged(path: Path) -> None:
+    print(f"cardsim: chunk {path.name} is damaged; playing it again", file=sys.stderr)
 
 
 def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False) -> dict:
@@ -115,33 +209,61 @@ def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False) -> dic
     return _run_simulation(run_dir, cfg, progress)
 
 
+class _MetricsLog:
+    """metrics.jsonl: one line per finished chunk, appended and flushed as chunks finish
+    (rewriting the whole file per chunk would cost O(chunks^2)); started afresh by every
+    execution, so a line cut short by a crash is rewritten on resume."""
+
+    def __init__(self, path: Path):
+        self.file = open(path, "w", encoding="utf-8")
+
+    def write(self, line: dict) -> None:
+        self.file.write(dumps_json(line) + "\n")
+        self.file.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.file.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # tournaments
 # ---------------------------------------------------------------------------------------------
 def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dict:
+    from experiments.per_deal import per_deal_rows, save_rows
+    from experiments.tally import ChunkTally
     from experiments.tournament import Tournament, format_table
 
     rules = cfg.make_rules()
     t = Tournament(cfg.game, rules, cfg.agents, deals=cfg.deals, games=cfg.games,
                    duplicate=cfg.duplicate, seed=cfg.seed, by_contract=cfg.by_contract)
+    made = np.array(json.dumps(made_with(cfg)))
     chunks = list(t.chunks(cfg.chunk))
-    metrics = []
+    if cfg.per_deal:
+        (run_dir / "deals").mkdir(exist_ok=True)
     t0 = time.perf_counter()
     with tqdm(total=len(chunks) and len(t.pairings) * t.items, disable=not progress,
-              unit="item") as bar:
+              unit="item") as bar, _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         for k, lo, hi in chunks:
-            path = run_dir / "chunks" / f"pairing{k}-{lo}-{hi}.npz"
-            data = _load_chunk(path) if path.exists() else None
-            resumed = data is not None
-            if data is None:
+            name = f"pairing{k}-{lo}-{hi}"
+            path = run_dir / "chunks" / f"{name}.npz"
+            rows_path = run_dir / "deals" / f"{name}.npy"
+            tally = _tally_of(t, k, lo, hi, _load_chunk(path)) if path.exists() else None
+            if path.exists() and tally is None:
+                _damaged(path)
+            if tally is not None and cfg.per_deal and not rows_path.exists():
+                tally = None  # per-deal rows asked for and missing: play the chunk again
+            resumed = tally is not None
+            if tally is None:
                 result = t.play_chunk(k, lo, hi, cfg.threads)
-                data = dict(zip(("points", "wins", "deals", "contracts"), result))
-                atomic_save_npz(path, **data)
-            t.add_chunk(k, tuple(data[key] for key in ("points", "wins", "deals", "contracts")
-                                 if key in data))
-            metrics.append(_chunk_metrics(t, k, lo, hi, resumed, time.perf_counter() - t0))
-            atomic_write_text(run_dir / "metrics.jsonl",
-                              "".join(json.dumps(m) + "\n" for m in metrics))
+                if cfg.per_deal:
+                    save_rows(rows_path, per_deal_rows(k, lo, *result))
+                tally = t.tally_chunk(k, lo, hi, result)
+                atomic_save_npz(path, made_with=made, **tally.to_arrays())
+            t.add_chunk(k, tally)
+            metrics.write(_chunk_metrics(t, k, lo, hi, resumed, time.perf_counter() - t0))
             bar.update(hi - lo)
     result = t.result()
     table = format_table(result)
@@ -150,17 +272,35 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
     atomic_write_text(run_dir / "table.txt", table + "\n")
     atomic_write_text(run_dir / "results.csv", _tournament_csv(result))
     _tournament_plots(run_dir, t)
-    return result
+    return json_ready(result)
+
+
+def _tally_of(t, k: int, lo: int, hi: int, data: dict | None):
+    """The tally of stored chunk lo..hi-1 of pairing k: written as a tally, or (run
+    directories from before tallies) as per-item arrays; None if unusable."""
+    from experiments.tally import ChunkTally
+
+    if data is None:
+        return None
+    try:
+        if "format" in data:
+            tally = ChunkTally.from_arrays(data)
+            groups = len(t.pairings[k].tally.moments)
+            return tally if (tally.lo, tally.hi, len(tally.count)) == (lo, hi, groups) else None
+        return t.tally_chunk(k, lo, hi, tuple(data[key] for key in
+                                              ("points", "wins", "deals", "contracts")
+                                              if key in data))
+    except (KeyError, ValueError, TypeError, IndexError):
+        return None
 
 
 def _chunk_metrics(t, k, lo, hi, resumed, elapsed) -> dict:
-    from experiments.stats import mean_ci
+    from experiments.tally import DIFF
 
     p = t.pairings[k]
-    pts = np.concatenate(p.points)
-    diff, half = mean_ci(pts[:, 0] - pts[:, 1])
+    diff, half = p.tally.moments[0][DIFF].mean_ci()
     return {"pairing": [t.labels[p.a], t.labels[p.b]], "lo": lo, "hi": hi,
-            "items_so_far": int(pts.shape[0]), "difference": diff, "ci95": half,
+            "items_so_far": p.tally.n, "difference": diff, "ci95": half,
             "resumed": resumed, "elapsed_s": round(elapsed, 3)}
 
 
@@ -197,15 +337,22 @@ def _save(fig, path: Path) -> None:
 
 
 def _tournament_plots(run_dir: Path, t) -> None:
-    from experiments.stats import running_mean_ci
+    """The settling difference (at the prefix lengths of experiments.tally.CURVE_GRID and
+    at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
+    from experiments.tally import DIFF
 
     plt = _figure()
     (run_dir / "plots").mkdir(exist_ok=True)
     unit = "games" if t.whole else "deals"
     fig, ax = plt.subplots(figsize=(7, 4))
     for p in t.pairings:
-        pts = np.concatenate(p.points)
-        n, mean, half = running_mean_ci(pts[:, 0] - pts[:, 1])
+        curve = [c for c in p.tally.curve if c[2] is not None]
+        final = (p.tally.n, *p.tally.moments[0][DIFF].mean_ci())
+        if final[2] is not None and (not curve or curve[-1][0] < final[0]):
+            curve.append(final)
+        if not curve:
+            continue
+        n, mean, half = (np.array(x, dtype=np.float64) for x in zip(*curve))
         ax.plot(n, mean, label=f"{t.labels[p.a]} - {t.labels[p.b]}")
         ax.fill_between(n, mean - half, mean + half, alpha=0.25)
     ax.axhline(0, color="grey", lw=0.8)
@@ -218,13 +365,15 @@ def _tournament_plots(run_dir: Path, t) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, label in enumerate(t.labels):
-        series = [np.concatenate(p.points)[:, j] for p in t.pairings
-                  for j, a in enumerate((p.a, p.b)) if a == i and p.points]
+        series = [p.tally.sample[:, j] for p in t.pairings
+                  for j, a in enumerate((p.a, p.b)) if a == i]
         if series:
             ax.hist(np.concatenate(series), bins=60, histtype="step", density=True, label=label)
     ax.set_xlabel("points per deal (mean over seating patterns)")
     ax.set_ylabel("density")
-    ax.set_title(f"{t.game}: score distributions")
+    ax.set_title(f"{t.game}: score distributions"
+                 + (f" (first {len(t.pairings[0].tally.sample):,} {unit} of each pairing)"
+                    if t.items > len(t.pairings[0].tally.sample) else ""))
     ax.legend()
     _save(fig, run_dir / "plots" / "distribution.png")
     plt.close(fig)
@@ -241,31 +390,38 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
     whole = cfg.games is not None
     n = cfg.games if whole else cfg.deals
     total = None
-    metrics = []
     seconds = 0.0
+    made = np.array(json.dumps(made_with(cfg)))
+    width = games_contract(cfg.game).num_stats
     if cfg.history:
         (run_dir / "history").mkdir(exist_ok=True)
-    with tqdm(total=n, disable=not progress, unit="item") as bar:
+    with tqdm(total=n, disable=not progress, unit="item") as bar, \
+            _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         for lo in range(0, n, cfg.chunk):
             hi = min(n, lo + cfg.chunk)
             path = run_dir / "chunks" / f"items-{lo}-{hi}.npz"
-            data = _load_chunk(path) if path.exists() else None
+            hist = run_dir / "history" / f"{lo:012d}.jsonl" if cfg.history else None
+            data = _load_chunk(path)
+            if data is not None and (data.get("stats", np.zeros(0)).shape != (width,)
+                                     or data.get("seconds", np.zeros(1)).shape != ()):
+                data = None
+            if path.exists() and data is None:
+                _damaged(path)
+            if data is not None and hist is not None and not hist.exists():
+                data = None  # hand records asked for and missing: play the chunk again
             resumed = data is not None
             if data is None:
                 got: list = []
-                hist = run_dir / "history" / f"{lo:012d}.jsonl" if cfg.history else None
                 part = simulate(cfg.game, rules, cfg.agents, cfg.seed,
                                 hands=None if whole else hi - lo, games=hi - lo if whole else None,
                                 n_threads=cfg.threads, history_path=hist, first_item=lo,
                                 stats_out=got)
                 data = {"stats": got[0], "seconds": np.array(part["seconds"])}
-                atomic_save_npz(path, **data)
+                atomic_save_npz(path, made_with=made, **data)
             total = data["stats"] if total is None else total + data["stats"]
             seconds += float(data["seconds"])
-            metrics.append({"lo": lo, "hi": hi, "resumed": resumed,
-                            "seconds": float(data["seconds"])})
-            atomic_write_text(run_dir / "metrics.jsonl",
-                              "".join(json.dumps(m) + "\n" for m in metrics))
+            metrics.write({"lo": lo, "hi": hi, "resumed": resumed,
+                           "seconds": float(data["seconds"])})
             bar.update(hi - lo)
     summary = summarize_stats(cfg.game, total, rules, cfg.seed, whole, seconds)
     summary["agents"] = cfg.agents
@@ -277,7 +433,7 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
     csv.writer(out).writerows([[k for k, _ in flat], [v for _, v in flat]])
     atomic_write_text(run_dir / "results.csv", out.getvalue())
     _simulation_plot(run_dir, summary)
-    return summary
+    return json_ready(summary)
 
 
 def _simulation_plot(run_dir: Path, summary: dict) -> None:

@@ -17,20 +17,24 @@ in turn over the items; the interval of the difference is then much wider.
 from __future__ import annotations
 
 import itertools
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from tqdm import tqdm
 
 from agents.registry import make_agent
 from cardsim import games
+from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
 from experiments.config import check_count
-from experiments.stats import mean_ci
+from experiments.per_deal import PerDealWriter, per_deal_rows
+from experiments.stats import Moments
+from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
 
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
+assert RATING_GAMES_PER_PAIRING <= SAMPLE_ITEMS  # the ratings read the tally's sample
 CHUNK = 1 << 15                    # items per compiled call
 
 
@@ -55,14 +59,12 @@ class Pairing:
     a: int
     b: int
     patterns: np.ndarray
-    points: list = field(default_factory=list)   # chunks of (items, 2) mean points per deal
-    wins: list = field(default_factory=list)     # chunks of (items, 2) win shares
-    deals: list = field(default_factory=list)    # chunks of (items,) deals played
-    contracts: list = field(default_factory=list)  # Barbu by contract: (items,) contract
+    tally: PairingTally
 
 
 class Tournament:
-    """A tournament plan: agents, pairings, items; played chunk by chunk."""
+    """A tournament plan: agents, pairings, items; played chunk by chunk. Only each chunk's
+    tally is kept (experiments.tally): memory does not grow with the number of items."""
 
     def __init__(self, game: str, rules, agent_specs, deals: int | None = None,
                  games: int | None = None, duplicate: bool = True, seed: int = 0,
@@ -81,7 +83,9 @@ class Tournament:
             raise InvalidConfigError("a tournament needs at least 2 agents")
         self.agents = [make_agent(s, game) for s in agent_specs]
         self.labels = _unique_labels([agent_label(a) for a in self.agents])
-        self.pairings = [Pairing(a, b, seating_patterns(rules, a, b))
+        self.groups = 1 + (len(games_contract(game).item_labels) if by_contract else 0)
+        self.pairings = [Pairing(a, b, seating_patterns(rules, a, b),
+                                 PairingTally(self.groups, self.items))
                          for a, b in itertools.combinations(range(len(self.agents)), 2)]
         if len(self.pairings) > 1:  # every pairing plays (and keeps) every item
             check_count(f"{'games' if self.whole else 'deals'} x {len(self.pairings)} "
@@ -95,7 +99,8 @@ class Tournament:
                 yield k, lo, min(self.items, lo + chunk)
 
     def play_chunk(self, k: int, lo: int, hi: int, n_threads: int = 1):
-        """Play items lo..hi-1 of pairing k; returns (points, wins, deals[, contracts])."""
+        """Play items lo..hi-1 of pairing k; returns the per-item arrays
+        (points, wins, deals[, contracts])."""
         pairing = self.pairings[k]
         agents = [self.agents[pairing.a], self.agents[pairing.b]]
         local = np.where(pairing.patterns == pairing.a, 0, 1).astype(np.int64)
@@ -121,65 +126,85 @@ class Tournament:
                     part.append(x)
         return tuple(np.concatenate(part) for part in parts)
 
-    def add_chunk(self, k: int, result) -> None:
-        points, wins, deals = result[:3]
-        self.pairings[k].points.append(np.asarray(points))
-        self.pairings[k].wins.append(np.asarray(wins))
-        self.pairings[k].deals.append(np.asarray(deals))
-        if len(result) > 3:
-            self.pairings[k].contracts.append(np.asarray(result[3]))
+    def tally_chunk(self, k: int, lo: int, hi: int, result) -> ChunkTally:
+        """The sufficient statistics of a chunk's per-item arrays (``play_chunk``)."""
+        p = self.pairings[k]
+        # whole games average over a varying number of deals: no common denominator
+        scale = 0 if self.whole else points_scale(p.patterns, p.a, p.b)
+        return ChunkTally.from_items(lo, hi, *result[:3],
+                                     contracts=result[3] if len(result) > 3 else None,
+                                     groups=self.groups, scale=scale)
 
-    def run(self, n_threads: int = 1, progress: bool = False) -> dict:
+    def add_chunk(self, k: int, tally: ChunkTally) -> None:
+        self.pairings[k].tally.add(tally)
+
+    def run(self, n_threads: int = 1, progress: bool = False, per_deal=None) -> dict:
+        """Play every chunk and return the result; ``per_deal``: a path for the per-deal
+        rows (experiments.per_deal), streamed as chunks finish."""
         total = len(self.pairings) * self.items
-        with tqdm(total=total, disable=not progress, unit="item") as bar:
-            for k, lo, hi in self.chunks():
-                self.add_chunk(k, self.play_chunk(k, lo, hi, n_threads))
-                bar.update(hi - lo)
+        writer = PerDealWriter(per_deal, total) if per_deal is not None else None
+        try:
+            with tqdm(total=total, disable=not progress, unit="item") as bar:
+                for k, lo, hi in self.chunks():
+                    result = self.play_chunk(k, lo, hi, n_threads)
+                    if writer is not None:
+                        writer.write(per_deal_rows(k, lo, *result))
+                    self.add_chunk(k, self.tally_chunk(k, lo, hi, result))
+                    bar.update(hi - lo)
+        except BaseException:
+            if writer is not None:
+                writer.close(complete=False)
+            raise
+        if writer is not None:
+            writer.close()
         return self.result()
 
     # --- results ---------------------------------------------------------------------------
+    def agent_moments(self, i: int) -> Moments:
+        """Agent i's points per item over all its pairings."""
+        out = Moments()
+        for p in self.pairings:
+            for j, agent in ((A, p.a), (B, p.b)):
+                if agent == i:
+                    out += p.tally.moments[0][j]
+        return out
+
     def result(self) -> dict:
         """Per agent: mean points per deal with 95% CI, win rate; per pairing: the difference
-        with its CI; a rating for three or more agents."""
+        with its CI; a rating for three or more agents. An interval of fewer than 2 items is
+        None."""
         unit = "game" if self.whole else "deal"
         rows = []
-        per_agent_points = {i: [] for i in range(len(self.agents))}
-        per_agent_wins = {i: [] for i in range(len(self.agents))}
         pair_rows = []
         for p in self.pairings:
-            if not p.points:
+            t = p.tally
+            if not t.n:
                 continue
-            pts = np.concatenate(p.points)
-            wins = np.concatenate(p.wins)
-            for j, agent in enumerate((p.a, p.b)):
-                per_agent_points[agent].append(pts[:, j])
-                per_agent_wins[agent].append(wins[:, j])
-            diff, half = mean_ci(pts[:, 0] - pts[:, 1])
+            diff, half = t.moments[0][DIFF].mean_ci()
             pair_rows.append({
                 "agents": [self.labels[p.a], self.labels[p.b]],
-                "items": int(pts.shape[0]),
-                "deals_played": int(np.concatenate(p.deals).sum()),
-                "mean_points": [float(pts[:, 0].mean()), float(pts[:, 1].mean())],
+                "items": t.n,
+                "deals_played": t.deals,
+                "mean_points": [t.moments[0][A].mean(), t.moments[0][B].mean()],
                 "difference": diff,
                 "difference_ci95": half,
-                "significant": bool(abs(diff) > half) if not math.isnan(half) else False,
-                "win_rate": [float(wins[:, 0].mean()), float(wins[:, 1].mean())]
-                if self.whole else None,
-                "by_contract": _by_contract(self.game, pts, np.concatenate(p.contracts))
-                if p.contracts else None,
+                "significant": half is not None and abs(diff) > half,
+                "win_rate": t.win_rates() if self.whole else None,
+                "by_contract": _by_contract(self.game, t) if self.by_contract else None,
             })
         for i, label in enumerate(self.labels):
-            if not per_agent_points[i]:
+            m = self.agent_moments(i)
+            if not m.n:
                 continue
-            pts = np.concatenate(per_agent_points[i])
-            mean, half = mean_ci(pts)
+            mean, half = m.mean_ci()
+            wins = sum((p.tally.wins[j] for p in self.pairings
+                        for j, agent in ((A, p.a), (B, p.b)) if agent == i), Fraction(0))
             rows.append({
                 "agent": label,
-                "items": int(pts.size),
+                "items": m.n,
                 "points_per_deal": mean,
                 "ci95": half,
-                "win_rate": float(np.concatenate(per_agent_wins[i]).mean())
-                if self.whole else None,
+                "win_rate": float(wins / m.n) if self.whole else None,
             })
         out = {
             "game": self.game,
@@ -205,8 +230,9 @@ class Tournament:
         ratings = [model.rating(name=label) for label in self.labels]
         series = []
         for p in self.pairings:
-            if p.points:
-                pts = np.concatenate(p.points)[:RATING_GAMES_PER_PAIRING]
+            pts = p.tally.sample[:RATING_GAMES_PER_PAIRING]
+            pts = pts[:np.argmax(np.isnan(pts[:, 0]))] if np.isnan(pts[:, 0]).any() else pts
+            if len(pts):
                 series.append((p.a, p.b, np.sign(pts[:, 0] - pts[:, 1])))
         if not series:
             return None
@@ -221,15 +247,15 @@ class Tournament:
                        for r in ratings), key=lambda r: -r["ordinal"])
 
 
-def _by_contract(game: str, pts: np.ndarray, contracts: np.ndarray) -> list[dict]:
+def _by_contract(game: str, t: PairingTally) -> list[dict]:
     """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
     rows = []
     for c, name in enumerate(games.get(game).item_labels):
-        sel = pts[contracts == c]
-        if len(sel):
-            diff, half = mean_ci(sel[:, 0] - sel[:, 1])
-            rows.append({"contract": name, "items": int(len(sel)),
-                         "mean_points": [float(sel[:, 0].mean()), float(sel[:, 1].mean())],
+        m = t.moments[c + 1]
+        if m[A].n:
+            diff, half = m[DIFF].mean_ci()
+            rows.append({"contract": name, "items": m[A].n,
+                         "mean_points": [m[A].mean(), m[B].mean()],
                          "difference": diff, "difference_ci95": half})
     return rows
 
@@ -249,10 +275,11 @@ def _unique_labels(labels: list[str]) -> list[str]:
 
 def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
                seed: int = 0, n_threads: int = 1, progress: bool = False,
-               by_contract: bool = False) -> dict:
-    """Play a tournament and return its result (see Tournament.result)."""
+               by_contract: bool = False, per_deal=None) -> dict:
+    """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
+    path where the per-deal rows are written (experiments.per_deal)."""
     return Tournament(game, rules, agent_specs, deals, games, duplicate, seed,
-                      by_contract).run(n_threads, progress)
+                      by_contract).run(n_threads, progress, per_deal)
 
 
 def format_table(result: dict) -> str:
@@ -267,8 +294,8 @@ def format_table(result: dict) -> str:
     lines.append(f"{'agent':<{width}}{'points/deal':>12}{'95% CI':>10}"
                  + (f"{'win rate':>10}" if has_wins else ""))
     for r in result["agents"]:
-        lines.append(f"{r['agent']:<{width}}{r['points_per_deal']:>12.2f}{'±':>4}{r['ci95']:<6.2f}"
-                     + (f"{r['win_rate']:>10.3f}" if has_wins else ""))
+        lines.append(f"{r['agent']:<{width}}{r['points_per_deal']:>12.2f}{'±':>4}"
+                     f"{_num(r['ci95']):<6}" + (f"{r['win_rate']:>10.3f}" if has_wins else ""))
     if has_wins:
         g = games.get(result["game"])
         sides = g.sides(g.rules_cls.from_dict(result["rules"]))
@@ -279,7 +306,7 @@ def format_table(result: dict) -> str:
     for p in result["pairings"]:
         a, b = p["agents"]
         mark = "" if p["significant"] else "  (not significant)"
-        lines.append(f"{a} - {b}: {p['difference']:+.2f} ± {p['difference_ci95']:.2f} points "
+        lines.append(f"{a} - {b}: {p['difference']:+.2f} ± {_num(p['difference_ci95'])} points "
                      f"per deal (95% CI, paired over {p['items']:,} {unit}s){mark}")
         by_contract = p.get("by_contract") or []
         w = max(10, len(a) + 2, len(b) + 2)
@@ -288,7 +315,7 @@ def format_table(result: dict) -> str:
         for row in by_contract:
             ma, mb = row["mean_points"]
             lines.append(f"    {row['contract']:<12}{ma:>{w}.2f}{mb:>{w}.2f}   "
-                         f"{row['difference']:+7.2f} ± {row['difference_ci95']:.2f} "
+                         f"{row['difference']:+7.2f} ± {_num(row['difference_ci95'])} "
                          f"({row['items']:,} deals)")
     if result.get("ratings"):
         lines.append("")
@@ -297,3 +324,8 @@ def format_table(result: dict) -> str:
             lines.append(f"  {r['agent']:<{width}}{r['ordinal']:8.2f}  (mu {r['mu']:.2f}, "
                          f"sigma {r['sigma']:.2f})")
     return "\n".join(lines)
+
+
+def _num(x) -> str:
+    """A table cell: two decimals, or "-" where there is no value (an interval of one)."""
+    return "-" if x is None else f"{x:.2f}"
