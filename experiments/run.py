@@ -4,8 +4,12 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
 
     config.yaml      the resolved config (every default filled in)
     meta.json        rules hash, seed, git commit, package versions, start time
-    chunks/          one .npz per finished chunk of work (written atomically)
+    chunks/          one .npz per finished chunk of work (written atomically): a tournament
+                     keeps the chunk's sufficient statistics (experiments.tally), not
+                     per-deal values, and what the chunk was made with (checked on resume)
+    deals/           per-deal results, one .npy per chunk (tournaments with per_deal: true)
     metrics.jsonl    one line per finished chunk: progress and the running estimate
+                     (appended as chunks finish)
     results.csv      the results table
     summary.json     everything the table shows, and more
     table.txt        the printed table
@@ -14,8 +18,10 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
                      per side (simulations)
     history/         hand records per chunk (simulations with history: true)
 
-``cardsim run --resume DIR`` plays only the chunks that are missing; finished chunks are
-never replayed, and the result equals that of an uninterrupted run.
+``cardsim run --resume DIR`` plays only the chunks that are missing (or damaged); finished
+chunks are never replayed, and the result equals that of an uninterrupted run. It refuses a
+config.yaml that differs from what the finished chunks were made with (seed, rules, agents,
+kind, counts, chunk size), except for more deals or games, which extend the run.
 """
 
 from __future__ import annotations
@@ -309,14 +315,19 @@ def _tournament_csv(result: dict) -> str:
     w = csv.writer(buf)
     w.writerow(["agent", "items", "points_per_deal", "ci95", "win_rate"])
     for r in result["agents"]:
-        w.writerow([r["agent"], r["items"], f"{r['points_per_deal']:.4f}", f"{r['ci95']:.4f}",
-                    "" if r["win_rate"] is None else f"{r['win_rate']:.4f}"])
+        w.writerow([r["agent"], r["items"], _cell(r["points_per_deal"]), _cell(r["ci95"]),
+                    _cell(r["win_rate"])])
     w.writerow([])
     w.writerow(["agent_a", "agent_b", "items", "difference", "ci95", "significant"])
     for p in result["pairings"]:
-        w.writerow([*p["agents"], p["items"], f"{p['difference']:.4f}",
-                    f"{p['difference_ci95']:.4f}", p["significant"]])
+        w.writerow([*p["agents"], p["items"], _cell(p["difference"]),
+                    _cell(p["difference_ci95"]), p["significant"]])
     return buf.getvalue()
+
+
+def _cell(x) -> str:
+    """A CSV number with 4 decimals; empty where there is none (an interval of one item)."""
+    return "" if x is None else f"{x:.4f}"
 
 
 def _figure():
@@ -359,7 +370,8 @@ def _tournament_plots(run_dir: Path, t) -> None:
     ax.set_xlabel(f"duplicate {unit}" if t.duplicate else unit)
     ax.set_ylabel("difference in points per deal (95% band)")
     ax.set_title(f"{t.game}: score difference as {unit} accumulate")
-    ax.legend()
+    if ax.get_lines()[1:]:  # beyond the zero line: no band for runs of a single item
+        ax.legend()
     _save(fig, run_dir / "plots" / "difference.png")
     plt.close(fig)
 
