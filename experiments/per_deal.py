@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardsim.errors import InvalidConfigError
 from experiments.files import atomic_write_bytes
 
 DTYPE = np.dtype([("pairing", "<i2"), ("item", "<i8"), ("points", "<f8", (2,)),
@@ -59,7 +60,11 @@ class PerDealWriter:
         self.path = Path(path)
         self.total, self.written = total, 0
         self.tmp = self.path.with_name(f".{self.path.name}.tmp")
-        self.file = open(self.tmp, "wb")
+        try:
+            self.file = open(self.tmp, "wb")
+        except OSError as e:
+            raise InvalidConfigError(f"cannot write per-deal file {self.path}: "
+                                     f"{e.strerror}") from None
         np.lib.format.write_array_header_2_0(self.file, {
             "descr": np.lib.format.dtype_to_descr(DTYPE), "fortran_order": False,
             "shape": (total,)})

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from experiments import tally_nb
 from experiments.stats import Moments, exact
 
 SAMPLE_ITEMS = 100_000      # items per pairing kept for score distributions and ratings
@@ -62,37 +63,35 @@ class ChunkTally:
     def from_items(cls, lo: int, hi: int, points, wins, deals, contracts=None,
                    groups: int = 1, scale: int = 0) -> "ChunkTally":
         """The tally of one chunk's per-item results (``Table.duplicate``'s arrays; the
-        label of each item, e.g. Barbu's contract, when ``groups`` > 1). Vectorised: no loop
-        over items."""
-        points = np.asarray(points, dtype=np.float64)[:, :2]
-        wins = np.asarray(wins, dtype=np.float64)[:, :2]
-        if points.shape[0] != hi - lo:
+        label of each item, e.g. Barbu's contract, when ``groups`` > 1), in one compiled
+        pass."""
+        points = np.ascontiguousarray(np.asarray(points, dtype=np.float64)[:, :2])
+        wins = np.ascontiguousarray(np.asarray(wins, dtype=np.float64)[:, :2])
+        n = hi - lo
+        if points.shape[0] != n:
             raise ValueError(f"chunk {lo}-{hi} has {points.shape[0]} items")
+        values = points
         if scale:
-            q, w = np.rint(points * scale), np.rint(wins * scale)
-            if (np.abs(points * scale - q).max(initial=0) > 1e-6
-                    or np.abs(wins * scale - w).max(initial=0) > 1e-6):
-                scale = 0  # not whole multiples after all: exact float sums instead
+            units, win_units = np.empty((n, 2), np.int64), np.empty((n, 2), np.int64)
+            if tally_nb.to_units(points, scale, units) and tally_nb.to_units(wins, scale,
+                                                                             win_units):
+                values, wins = units, win_units
             else:
-                points_q, wins = q.astype(np.int64), w.astype(np.int64)
-        values = points_q if scale else points
-        values = np.column_stack([values[:, 0], values[:, 1], values[:, 0] - values[:, 1]])
-        dtype = values.dtype
-        count = np.zeros(groups, dtype=np.int64)
-        sums = np.zeros((groups, 3), dtype=dtype)
-        squares = np.zeros((groups, 3), dtype=dtype)
-        count[0] = hi - lo
-        sums[0], squares[0] = values.sum(axis=0), (values * values).sum(axis=0)
-        for g in range(1, groups):  # one pass per label, never per item
-            sel = values[np.asarray(contracts) == g - 1]
-            count[g] = sel.shape[0]
-            sums[g], squares[g] = sel.sum(axis=0), (sel * sel).sum(axis=0)
+                scale = 0  # not whole multiples after all: float sums instead
         at = CURVE_GRID[(CURVE_GRID > lo) & (CURVE_GRID <= hi)]
-        d = values[:, DIFF]
+        count = np.zeros(groups, dtype=np.int64)
+        sums = np.zeros((groups, 3), dtype=values.dtype)
+        squares = np.zeros((groups, 3), dtype=values.dtype)
+        curve_sums = np.zeros(at.shape[0], dtype=values.dtype)
+        curve_squares = np.zeros(at.shape[0], dtype=values.dtype)
+        labels = (np.zeros(n, np.int64) if contracts is None
+                  else np.ascontiguousarray(contracts, dtype=np.int64))
+        tally_nb.chunk_sums(values, labels, lo, at, count, sums, squares, curve_sums,
+                            curve_squares)
         m = max(0, min(hi, SAMPLE_ITEMS) - lo)
         return cls(lo, hi, scale, count, sums, squares, wins.sum(axis=0),
-                   int(np.asarray(deals).sum()), at, np.cumsum(d)[at - lo - 1],
-                   np.cumsum(d * d)[at - lo - 1], points[:m].copy())
+                   int(np.asarray(deals).sum()), at, curve_sums, curve_squares,
+                   points[:m].copy())
 
     def to_arrays(self) -> dict:
         return {"format": np.array(FORMAT), "lo": np.array(self.lo), "hi": np.array(self.hi),

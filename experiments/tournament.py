@@ -17,6 +17,7 @@ in turn over the items; the interval of the difference is then much wider.
 from __future__ import annotations
 
 import itertools
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -142,21 +143,14 @@ class Tournament:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
         rows (experiments.per_deal), streamed as chunks finish."""
         total = len(self.pairings) * self.items
-        writer = PerDealWriter(per_deal, total) if per_deal is not None else None
-        try:
-            with tqdm(total=total, disable=not progress, unit="item") as bar:
-                for k, lo, hi in self.chunks():
-                    result = self.play_chunk(k, lo, hi, n_threads)
-                    if writer is not None:
-                        writer.write(per_deal_rows(k, lo, *result))
-                    self.add_chunk(k, self.tally_chunk(k, lo, hi, result))
-                    bar.update(hi - lo)
-        except BaseException:
-            if writer is not None:
-                writer.close(complete=False)
-            raise
-        if writer is not None:
-            writer.close()
+        with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
+                as writer, tqdm(total=total, disable=not progress, unit="item") as bar:
+            for k, lo, hi in self.chunks():
+                result = self.play_chunk(k, lo, hi, n_threads)
+                if writer is not None:
+                    writer.write(per_deal_rows(k, lo, *result))
+                self.add_chunk(k, self.tally_chunk(k, lo, hi, result))
+                bar.update(hi - lo)
         return self.result()
 
     # --- results ---------------------------------------------------------------------------

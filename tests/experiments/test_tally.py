@@ -162,3 +162,32 @@ def test_per_deal_file_holds_every_deal(tmp_path):
     d = rows["points"][:, 0] - rows["points"][:, 1]
     assert _close(res["pairings"][0]["difference"], float(d.mean()))
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("scale", [0, 12])
+def test_chunk_pass_equals_numpy_and_the_uncompiled_kernel(scale):
+    from experiments import tally_nb
+
+    rng = np.random.default_rng(1)
+    points = rng.integers(-300, 300, size=(500, 2)) / 12.0
+    labels = rng.integers(0, 7, size=500)
+    lo = 90
+    at = T.CURVE_GRID[(T.CURVE_GRID > lo) & (T.CURVE_GRID <= lo + 500)]
+    t = T.ChunkTally.from_items(lo, lo + 500, points, np.zeros((500, 2)), np.ones(500),
+                                contracts=labels, groups=8, scale=scale)
+    assert t.scale == scale
+    v = np.rint(points * 12).astype(np.int64) if scale else points
+    v = np.column_stack([v[:, 0], v[:, 1], v[:, 0] - v[:, 1]])
+    for g in range(8):
+        sel = v if g == 0 else v[labels == g - 1]
+        assert t.count[g] == len(sel)
+        assert np.allclose(t.sums[g], sel.sum(axis=0), rtol=1e-12, atol=0)
+        assert np.allclose(t.squares[g], (sel * sel).sum(axis=0), rtol=1e-12, atol=0)
+    assert np.allclose(t.curve_sums, np.cumsum(v[:, 2])[at - lo - 1], rtol=1e-12, atol=0)
+    args = [np.zeros(8, np.int64), np.zeros((8, 3), v.dtype), np.zeros((8, 3), v.dtype),
+            np.zeros(len(at), v.dtype), np.zeros(len(at), v.dtype)]
+    tally_nb.chunk_sums.py_func(np.ascontiguousarray(v[:, :2]), labels, lo, at, *args)
+    assert (args[0] == t.count).all() and (args[1] == t.sums).all()
+    assert (args[3] == t.curve_sums).all() and (args[4] == t.curve_squares).all()
+    out = np.zeros((2, 2), np.int64)
+    assert not tally_nb.to_units(np.array([[0.5, 1 / 7], [0, 0]]), 2, out)
