@@ -48,7 +48,7 @@ def points_scale(patterns: np.ndarray, a: int, b: int) -> int:
 class ChunkTally:
     lo: int
     hi: int
-    scale: int               # sums count 1/scale units (int64); 0: float64 sums
+    scale: int               # int64 sums count 1/scale units, squares 1/scale**2; 0: float64
     count: np.ndarray        # (groups,) items per group
     sums: np.ndarray         # (groups, 3) sums of a, b, a - b
     squares: np.ndarray      # (groups, 3) sums of squares
@@ -109,7 +109,9 @@ class ChunkTally:
                 z["squares"], z["wins"], int(z["deals"]), z["curve_at"], z["curve_sums"],
                 z["curve_squares"], z["sample"])
         g = t.count.shape[0]
+        whole = [x.dtype.kind == "i" for x in (t.sums, t.squares, t.wins, t.curve_sums)]
         if (g < 1 or t.count[0] != t.hi - t.lo or t.sums.shape != (g, 3)
+                or whole != [t.scale > 0] * 4
                 or t.squares.shape != (g, 3) or t.wins.shape != (2,)
                 or t.curve_sums.shape != t.curve_at.shape
                 or t.sample.shape != (max(0, min(t.hi, SAMPLE_ITEMS) - t.lo), 2)):
