@@ -30,21 +30,6 @@ def mean_ci(values: np.ndarray) -> tuple[float, float]:
     return mean, float(Z95 * values.std(ddof=1) / math.sqrt(n))
 
 
-def running_mean_ci(values: np.ndarray, points: int = 200) -> tuple[np.ndarray, ...]:
-    """(n, mean, half-width) at up to ``points`` prefix lengths, for plots of a difference
-    settling as deals accumulate."""
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    idx = np.unique(np.linspace(2, n, num=min(points, max(n - 1, 1)), dtype=np.int64))
-    idx = idx[idx >= 2]
-    c1 = np.cumsum(values)
-    c2 = np.cumsum(values * values)
-    k = idx.astype(np.float64)
-    mean = c1[idx - 1] / k
-    var = np.maximum(c2[idx - 1] / k - mean * mean, 0.0) * k / (k - 1)
-    return idx, mean, Z95 * np.sqrt(var / k)
-
-
 def exact(x, scale: int = 0) -> Fraction:
     """A stored sum as an exact rational: an integer count of ``1/scale`` units, or (scale 0)
     the exact value of a float."""
