@@ -350,7 +350,7 @@ def _save(fig, path: Path) -> None:
 def _tournament_plots(run_dir: Path, t) -> None:
     """The settling difference (at the prefix lengths of experiments.tally.CURVE_GRID and
     at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
-    from experiments.tally import DIFF
+    from experiments.tally import DIFF, SAMPLE_ITEMS
 
     plt = _figure()
     (run_dir / "plots").mkdir(exist_ok=True)
@@ -378,14 +378,14 @@ def _tournament_plots(run_dir: Path, t) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, label in enumerate(t.labels):
         series = [p.tally.sample[:, j] for p in t.pairings
-                  for j, a in enumerate((p.a, p.b)) if a == i]
+                  for j, a in enumerate((p.a, p.b)) if a == i and p.tally.sample is not None]
         if series:
             ax.hist(np.concatenate(series), bins=60, histtype="step", density=True, label=label)
     ax.set_xlabel("points per deal (mean over seating patterns)")
     ax.set_ylabel("density")
     ax.set_title(f"{t.game}: score distributions"
-                 + (f" (first {len(t.pairings[0].tally.sample):,} {unit} of each pairing)"
-                    if t.items > len(t.pairings[0].tally.sample) else ""))
+                 + (f" (first {SAMPLE_ITEMS:,} {unit} of each pairing)"
+                    if t.items > SAMPLE_ITEMS else ""))
     ax.legend()
     _save(fig, run_dir / "plots" / "distribution.png")
     plt.close(fig)

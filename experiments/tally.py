@@ -127,7 +127,8 @@ class PairingTally:
         self.moments = [[Moments() for _ in range(3)] for _ in range(groups)]
         self.wins = [Fraction(0), Fraction(0)]
         self.deals = 0
-        self.sample = np.full((min(items, SAMPLE_ITEMS), 2), np.nan)
+        self.items = items
+        self.sample = None  # (min(items, SAMPLE_ITEMS), 2) points, made by the first chunk
         self.curve: list[tuple[int, float, float | None]] = []  # (items, mean, half) of a-b
         self._merged = 0            # items 0 .. _merged-1 are in _prefix
         self._prefix = Moments()    # moments of a - b over those items
@@ -146,6 +147,8 @@ class PairingTally:
                                               exact(t.squares[g, j], t.scale ** 2))
         self.wins = [w + exact(x, t.scale) for w, x in zip(self.wins, t.wins)]
         self.deals += t.deals
+        if self.sample is None:
+            self.sample = np.full((min(self.items, SAMPLE_ITEMS), 2), np.nan)
         self.sample[t.lo:t.lo + t.sample.shape[0]] = t.sample
         total = Moments(t.hi - t.lo, exact(t.sums[0, DIFF], t.scale),
                         exact(t.squares[0, DIFF], t.scale ** 2))

@@ -30,6 +30,7 @@ from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
 from experiments.config import check_count
+from experiments.files import check_output_file
 from experiments.per_deal import PerDealWriter, per_deal_rows
 from experiments.stats import Moments
 from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
@@ -88,7 +89,7 @@ class Tournament:
         self.pairings = [Pairing(a, b, seating_patterns(rules, a, b),
                                  PairingTally(self.groups, self.items))
                          for a, b in itertools.combinations(range(len(self.agents)), 2)]
-        if len(self.pairings) > 1:  # every pairing plays (and keeps) every item
+        if len(self.pairings) > 1:  # every pairing plays every item
             check_count(f"{'games' if self.whole else 'deals'} x {len(self.pairings)} "
                         f"pairings", self.items * len(self.pairings), "tournament")
         self.table = Table(game, rules)
@@ -143,6 +144,8 @@ class Tournament:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
         rows (experiments.per_deal), streamed as chunks finish."""
         total = len(self.pairings) * self.items
+        if per_deal is not None:
+            check_output_file(per_deal, "per-deal file")
         with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
                 as writer, tqdm(total=total, disable=not progress, unit="item") as bar:
             for k, lo, hi in self.chunks():
@@ -224,6 +227,8 @@ class Tournament:
         ratings = [model.rating(name=label) for label in self.labels]
         series = []
         for p in self.pairings:
+            if p.tally.sample is None:
+                continue
             pts = p.tally.sample[:RATING_GAMES_PER_PAIRING]
             pts = pts[:np.argmax(np.isnan(pts[:, 0]))] if np.isnan(pts[:, 0]).any() else pts
             if len(pts):
