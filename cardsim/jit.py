@@ -15,6 +15,10 @@ import numpy as np
 from numba import njit
 
 NO_REFCOUNT = {"_nrt": False}
+# numba's compiled callees inherit ``_nrt`` from their caller unless they set it: kernels that
+# allocate and may be called from a NO_REFCOUNT loop (search agents seated at the table)
+# set it explicitly, so they keep reference counting for their own arrays.
+WITH_REFCOUNT = {"_nrt": True}
 
 
 @njit(cache=True, inline="always")

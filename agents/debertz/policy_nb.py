@@ -7,11 +7,13 @@ state row ``st``; ``rng[i]`` is the agent's generator. A new compiled agent adds
 from numba import njit
 
 from agents.debertz.heuristic_nb import heuristic_action
+from agents.debertz.pimc_nb import pimc_action
 from cardsim.debertz.engine_nb import legal_mask
 from cardsim.rng_nb import random_bit
 
 RANDOM = 0
 HEURISTIC = 1
+PIMC = 2
 
 
 @njit(cache=True, inline="always")
@@ -20,4 +22,6 @@ def choose_action(kind, params, st, R, rng, i):
     mask = legal_mask(st, R)
     if kind == HEURISTIC:
         return heuristic_action(st, R, mask, params, rng, i)
+    if kind == PIMC:
+        return pimc_action(st, R, mask, params, rng, i)
     return random_bit(mask, rng, i)

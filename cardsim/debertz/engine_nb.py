@@ -369,9 +369,11 @@ def finish_bidding(st, R, bidder, trump):
     start_play(st, R)
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def start_play(st, R):
-    """Melds (D6), bella (D7), a debertz ending the game (D6.5, D11), then the first lead."""
+@njit(cache=True, inline="always")
+def settle_melds(st, R):
+    """Play hands, sequences (D6) and the bella holder (D7) from the hands held at the first
+    lead; returns the seat holding the highest sequence (-1 if none) and its key. Sampled
+    deals (sample_nb) are settled by the same code."""
     n = R[L.R_PLAYERS]
     trump = st[L.TRUMP]
     dealer = st[L.DEALER]
@@ -381,8 +383,7 @@ def start_play(st, R):
     bella_seat = -1
     for k in range(1, n + 1):  # in order from the dealer: the earlier wins a full tie (D6.2)
         seat = seat_after(dealer, k, n)
-        hand = st[ix(L.HANDS + seat)]
-        st[ix(L.PLAY_HANDS + seat)] = hand
+        hand = st[ix(L.PLAY_HANDS + seat)]
         key, pts, kind = meld_summary(hand, trump, R[L.R_DEBERTZ_TRUMP_ONLY],
                                       R[L.R_TRUMP_MELD_WINS_TIE])
         st[ix(L.BEST_MELD + seat)] = key
@@ -393,6 +394,16 @@ def start_play(st, R):
         bella_seat = seat if (hand & bella) == bella else bella_seat
     st[L.BELLA_SEAT] = bella_seat
     st[L.MELD_WINNER] = winner
+    return winner, best_key
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def start_play(st, R):
+    """Melds (D6), bella (D7), a debertz ending the game (D6.5, D11), then the first lead."""
+    n = R[L.R_PLAYERS]
+    for s in range(n):
+        st[ix(L.PLAY_HANDS + s)] = st[ix(L.HANDS + s)]
+    winner, best_key = settle_melds(st, R)
     if winner >= 0 and key_kind(best_key) == KIND_DEBERTZ:
         # D6.5 / D11: shown before the lead, not played, nobody records, the holder wins.
         st[L.END] = L.END_DEBERTZ
@@ -402,7 +413,7 @@ def start_play(st, R):
         st[L.NEXT_DEALER] = -1
         st[L.PHASE] = L.PH_GAME_OVER
         return
-    lead = seat_after(dealer, 1, n) if R[L.R_LEAD_AFTER_DEALER] else st[L.BIDDER]  # D8
+    lead = seat_after(st[L.DEALER], 1, n) if R[L.R_LEAD_AFTER_DEALER] else st[L.BIDDER]  # D8
     st[L.LEADER] = lead
     st[L.TURN] = lead
     st[L.PHASE] = L.PH_PLAY

@@ -1,0 +1,29 @@
+"""The ``pimc`` Debertz agent: perfect-information Monte Carlo over an exact solver.
+
+It decides by sampling: card play by solving sampled deals with every hand open, bidding and
+the seven swap by playing sampled deals out for each option (``agents/debertz/pimc_nb.py``).
+Compiled, so tournaments run it inside the table over many games in parallel.
+"""
+
+from __future__ import annotations
+
+from agents.base import CompiledAgent, Option
+
+
+class DebertzPIMC(CompiledAgent):
+    """Perfect-information Monte Carlo: sampled deals, each solved exactly."""
+
+    name = "pimc"
+    games = ("debertz",)
+    kind = 2
+    OPTIONS = {
+        "samples": Option(16, 1, 4096,
+                          "deals drawn per decision (card play: each solved; bidding and "
+                          "seven swap: each played out for every option)"),
+        "nodes": Option(0, 0, 1e9,
+                        "node budget of each solve, 0 for exact solves; with a budget the "
+                        "solver values what it has not searched by a static count"),
+        "ms": Option(0, 0, 600000,
+                     "stop drawing deals after this many milliseconds per decision (0: no "
+                     "time limit); results then depend on the machine's speed"),
+    }

@@ -1,0 +1,159 @@
+"""Perfect-information Monte Carlo for Debertz (the ``pimc`` agent's compiled policy).
+
+**Card play.** The seat draws ``samples`` deals of the cards it cannot see, each uniform
+among the deals consistent with what it knows (``cardsim.debertz.sample_nb``), solves each
+with every hand open (``cardsim.debertz.solve_nb``: the value of every legal card under
+perfect play by all seats) and plays the card with the best mean value. With ``nodes`` > 0
+each solve stops searching after that many nodes and values what is left by a static count.
+
+**Bidding and the seven swap** are decided by simulation too, not by hand-valuation tables:
+for each sampled deal (the other hands and the stock still to be dealt), each legal option is
+tried and the deal played out to its end by the heuristic player in every seat; the option
+with the best mean result (the seat's side's recorded points less the mean of the other
+sides', D9) is taken. Every option is tried on the same deals, so their comparison is not
+blurred by the luck of the draw.
+
+``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
+deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are
+not reproducible.
+"""
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from agents.debertz.heuristic import DebertzHeuristic
+from agents.debertz.heuristic_nb import heuristic_action
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.debertz import layout as L
+from cardsim.debertz import sample_nb as S
+from cardsim.debertz import solve_nb as V
+from cardsim.debertz.engine_nb import legal_mask, side_of, step
+from cardsim.jit import WITH_REFCOUNT
+
+# the agent's parameter vector (agents.debertz.pimc.DebertzPIMC.OPTIONS order)
+P_SAMPLES = 0
+P_NODES = 1
+P_MS = 2
+
+# the heuristic with its default options plays the rollouts of bidding decisions
+ROLLOUT_PARAMS = DebertzHeuristic("debertz").params
+
+
+@njit(cache=True)
+def now_ms():
+    """Milliseconds on a monotonic clock (for the optional time budget)."""
+    with objmode(t="float64"):
+        t = time.perf_counter() * 1000.0
+    return t
+
+
+@njit(cache=True)
+def table_bits(st, R):
+    """Transposition table size for a position: large early in the round, small late (a
+    table is cleared for every decision, so an oversized one costs more than it saves)."""
+    left = (8 if R[L.R_PLAYERS] == 4 else 9) - st[L.TRICK_NO]
+    return 10 + min(left, 7)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def pimc_action(st, R, mask, params, rng, i):
+    """The pimc agent's action in ``st`` (a member of ``mask``), drawing from ``rng[i]``."""
+    if popcount(mask) == 1:
+        return lowest_bit(mask)
+    if st[L.PHASE] == L.PH_PLAY:
+        return play_by_solving(st, R, mask, params, rng, i)
+    return choose_by_rollouts(st, R, mask, params, rng, i)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def play_by_solving(st, R, mask, params, rng, i):
+    me = st[L.TURN]
+    samples = max(1, int(params[P_SAMPLES]))
+    kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
+    ways = S.new_ways()
+    held = np.zeros(4, dtype=np.int64)
+    buf = np.empty(32, dtype=np.int64)
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
+    tt = V.new_table(table_bits(st, R))
+    values = np.zeros(32, dtype=np.int64)
+    total = np.zeros(32, dtype=np.float64)
+    S.knowledge(st, R, me, kn)
+    S.count_completions(kn, ways)
+    side = side_of(me, R[L.R_TEAMS])
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    for k in range(samples):
+        if S.draw_deal(st, R, kn, ways, rng, i, held, buf) < 0:
+            break  # no consistent deal: cannot happen in a real position
+        S.write_deal(st, R, kn, held, rng, i, deal)
+        V.position_of(deal, R, side, pos)
+        pos[V.P_BUDGET] = int(params[P_NODES])
+        V.solve_root(pos, tt, values)
+        m = mask
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            total[c] += values[c]
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return best_of(total, mask)
+
+
+@njit(cache=True)
+def best_of(total, mask):
+    """The action of ``mask`` with the highest total (the lowest id among equals)."""
+    best = -1
+    m = mask
+    while m != 0:
+        a = lowest_bit(m)
+        m &= m - 1
+        if best < 0 or total[a] > total[best]:
+            best = a
+    return best
+
+
+@njit(cache=True)
+def rollout_value(deal, R, side, rng, i):
+    """Play ``deal`` to the end of its deal with the heuristic in every seat; the result
+    for ``side``: its recorded points less the mean of the other sides' (D9)."""
+    while deal[L.PHASE] < L.PH_DEAL_END:
+        step(deal, R, heuristic_action(deal, R, legal_mask(deal, R), ROLLOUT_PARAMS, rng, i))
+    sides = R[L.R_SIDES]
+    others = 0.0
+    for s in range(sides):
+        if s != side:
+            others += deal[L.RECORDED + s]
+    return deal[L.RECORDED + side] - others / (sides - 1)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def choose_by_rollouts(st, R, mask, params, rng, i):
+    me = st[L.TURN]
+    samples = max(1, int(params[P_SAMPLES]))
+    kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
+    ways = S.new_ways()
+    held = np.zeros(4, dtype=np.int64)
+    buf = np.empty(32, dtype=np.int64)
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    S.knowledge(st, R, me, kn)
+    S.count_completions(kn, ways)
+    side = side_of(me, R[L.R_TEAMS])
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    for k in range(samples):
+        if S.draw_deal(st, R, kn, ways, rng, i, held, buf) < 0:
+            break
+        S.write_deal(st, R, kn, held, rng, i, deal)
+        m = mask
+        while m != 0:
+            a = lowest_bit(m)
+            m &= m - 1
+            trial[:] = deal
+            step(trial, R, a)
+            total[a] += rollout_value(trial, R, side, rng, i)
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return best_of(total, mask)

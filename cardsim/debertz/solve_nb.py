@@ -1,0 +1,415 @@
+"""Card play with every hand known: the exact value of each legal card (Debertz, D7-D9).
+
+Given all hands (a real position, or a deal drawn by ``sample_nb``), ``solve_root`` returns
+for each legal card of the seat to act the value of the rest of the round when every seat
+plays perfectly from then on: the seat's side maximises, every other side minimises (with
+three sides the others are assumed to play together against the seat). The value is the
+side's points minus everyone else's over the cards still to be won: card points of the
+tricks (D2), 10 for the last trick, and the sequences and bella of a side whose first trick
+is still to come (D6.4, D7: they count only once the side takes a trick). Points already
+won do not change the choice and are left out. A round cut short by the "points" end mode
+(D11) is solved as if played out.
+
+Search: alpha-beta over cards, a transposition table at trick boundaries (keyed by the cards
+still out, the leader and which sides have a trick: within one deal these fix the
+position), the table's best card first, and equal cards merged (two zero-point cards of a
+suit with no live card between them in trick order give the same result, so only one is
+searched). A node budget turns the solver into a heuristic one: once it is spent, trick
+boundaries are valued by a static count (every seat keeps the points of its own cards).
+"""
+
+import numpy as np
+from numba import njit
+
+from cardsim.bits_nb import lowest_bit
+from cardsim.debertz import layout as L
+from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
+from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
+from cardsim.jit import WITH_REFCOUNT, ix
+
+# the solver's position row
+P_HANDS = 0        # [4] cards held
+P_UNUSED = 4       # [4] (free)
+P_TRICK_LEN = 8
+P_LEADER = 9
+P_TOP = 10         # seat winning the trick so far
+P_BEST = 11        # strength of its card (engine card_rank_value: trumps 16+), -1 before
+P_TRICK_POINTS = 12
+P_TRICKS_LEFT = 13  # tricks still to complete, the current one included
+P_HAS_TRICK = 14   # bit per side: sides that have taken a trick
+P_PLAYERS = 15
+P_TEAMS = 16
+P_TRUMP = 17
+P_EXEMPTION = 18   # partner exemption in force (D8.5)
+P_OVERTRUMP = 19   # overtrump_on_ruff (D8.4)
+P_SIDE = 20        # the side the values are for
+P_BONUS = 21       # [4] per side: sequences + bella it scores with its first trick
+P_NODES = 25       # nodes searched
+P_BUDGET = 26      # node budget (0: none)
+P_GEN = 27         # generation of the transposition table entries of this solve
+P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed trick's cards stay
+                  # in place while deeper tricks are searched
+POSITION_WIDTH = 68
+
+TT_BITS = 17       # default table: 2**17 entries (4 MB)
+TT_KEY, TT_LOWER, TT_UPPER, TT_MOVE = 0, 1, 2, 3
+INF = 1 << 20
+
+# trick order of each rank (7 8 9 T J Q K A = 0..7), 0 lowest, plain suit then trump suit;
+# and the rank at each trick order
+ORDER = np.concatenate([PLAIN_STRENGTH, TRUMP_STRENGTH])
+RANK_AT = np.concatenate([np.argsort(PLAIN_STRENGTH), np.argsort(TRUMP_STRENGTH)])
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def new_table(bits=TT_BITS):
+    """A transposition table of 2**bits entries for ``solve_root``, reusable across solves
+    of any deals: each solve tags its entries with a new generation, kept with the size in
+    the extra last row."""
+    tt = np.zeros(((1 << bits) + 1, 4), dtype=np.int64)
+    tt[1 << bits, 1] = bits
+    return tt
+
+
+@njit(cache=True)
+def position_of(st, R, side, pos):
+    """Fill ``pos`` from engine state ``st`` (PH_PLAY, its hands as they are) for ``side``."""
+    n = R[L.R_PLAYERS]
+    teams = R[L.R_TEAMS]
+    for k in range(POSITION_WIDTH):
+        pos[k] = 0
+    for s in range(n):
+        pos[P_HANDS + s] = st[L.HANDS + s]
+    tlen = st[L.TRICK_LEN]
+    left = (8 if n == 4 else 9) - st[L.TRICK_NO]
+    for k in range(tlen):
+        pos[P_TRICKS + 4 * left + k] = st[L.TRICK + k]
+    pos[P_TRICK_LEN] = tlen
+    pos[P_LEADER] = st[L.LEADER]
+    pos[P_TOP] = st[L.TRICK_TOP]
+    pos[P_BEST] = st[L.TRICK_BEST]  # the engine's strength: card_rank_value of the best card
+    pos[P_TRICK_POINTS] = st[L.TRICK_POINTS]
+    pos[P_TRICKS_LEFT] = left
+    has = 0
+    for s in range(n):
+        if st[L.TRICKS_WON + s] > 0:
+            has |= 1 << side_of(s, teams)
+    pos[P_HAS_TRICK] = has
+    pos[P_PLAYERS] = n
+    pos[P_TEAMS] = teams
+    pos[P_TRUMP] = st[L.TRUMP]
+    pos[P_EXEMPTION] = 1 if (teams and R[L.R_PARTNER_EXEMPTION]) else 0
+    pos[P_OVERTRUMP] = R[L.R_OVERTRUMP_ON_RUFF]
+    pos[P_SIDE] = side
+    mw = st[L.MELD_WINNER]
+    if mw >= 0:
+        ms = side_of(mw, teams)
+        for s in range(n):
+            if side_of(s, teams) == ms:
+                pos[P_BONUS + ms] += st[L.SEQ_POINTS + s]
+    b = st[L.BELLA_SEAT]
+    if b >= 0:
+        pos[P_BONUS + side_of(b, teams)] += 20
+    return pos
+
+
+@njit(cache=True, inline="always")
+def trick_at(pos):
+    """Index in ``pos`` of the current trick's first card."""
+    return P_TRICKS + 4 * pos[P_TRICKS_LEFT]
+
+
+@njit(cache=True, inline="always")
+def to_act(pos):
+    s = pos[P_LEADER] + pos[P_TRICK_LEN]
+    n = pos[P_PLAYERS]
+    return s - n if s >= n else s
+
+
+@njit(cache=True)
+def legal_of(pos, seat):
+    """Legal cards of ``seat`` (D8) in the solver's position."""
+    hand = pos[P_HANDS + seat]
+    if pos[P_TRICK_LEN] == 0:
+        return hand
+    return legal_in_trick(hand, seat, pos[trick_at(pos)] >> 3, pos[P_TRUMP], pos[P_TOP], pos[P_BEST],
+                          pos[P_EXEMPTION], pos[P_OVERTRUMP])
+
+
+@njit(cache=True)
+def distinct_cards(pos, cards):
+    """``cards`` less the zero-point cards equal to a higher one kept (no live card of the
+    suit between them in trick order): they lead to the same result."""
+    trump = pos[P_TRUMP]
+    live = 0
+    for s in range(pos[P_PLAYERS]):
+        live |= pos[P_HANDS + s]
+    for k in range(pos[P_TRICK_LEN]):
+        live |= 1 << pos[trick_at(pos) + k]
+    keep = 0
+    for suit in range(4):
+        mine = (cards >> (suit * 8)) & 0xFF
+        if mine == 0:
+            continue
+        t = 8 if suit == trump else 0
+        suit_live = (live >> (suit * 8)) & 0xFF
+        # walk the suit's ranks from the highest in trick order down
+        prev_zero = False   # the last live card seen was ours, kept, and worth 0
+        for order in range(7, -1, -1):
+            r = RANK_AT[t + order]
+            if not (suit_live >> r) & 1:
+                continue
+            ours = (mine >> r) & 1
+            zero = CARD_POINTS[t + r] == 0
+            if ours:
+                if not (prev_zero and zero):
+                    keep |= 1 << (suit * 8 + r)
+                prev_zero = zero
+            else:
+                prev_zero = False
+    return keep
+
+
+@njit(cache=True)
+def static_value(pos):
+    """Budget spent: every seat's side keeps the points of the cards it holds."""
+    trump = pos[P_TRUMP]
+    v = 0
+    for s in range(pos[P_PLAYERS]):
+        pts = mask_points(pos[P_HANDS + s], trump)
+        v += pts if side_of(s, pos[P_TEAMS]) == pos[P_SIDE] else -pts
+    return v
+
+
+@njit(cache=True, inline="always")
+def tt_index(key, tt):
+    """The table slot of ``key``: the high bits of a multiplicative hash."""
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - tt[tt.shape[0] - 1, 1]))
+
+
+@njit(cache=True)
+def search(pos, tt, alpha, beta):
+    """Value of the rest of the round from ``pos`` (see the module docstring), within the
+    window (alpha, beta) as alpha-beta bounds."""
+    pos[P_NODES] += 1
+    tlen = pos[P_TRICK_LEN]
+    key = 0
+    slot = 0
+    tt_move = -1
+    alpha0 = alpha
+    beta0 = beta
+    if tlen == 0:
+        if pos[P_TRICKS_LEFT] == 0:
+            return 0
+        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+            return static_value(pos)
+        out = 0
+        for s in range(pos[P_PLAYERS]):
+            out |= pos[P_HANDS + s]
+        key = (out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)) + (pos[P_GEN] << 40)
+        slot = tt_index(key, tt)
+        if tt[slot, TT_KEY] == key:
+            lo = tt[slot, TT_LOWER]
+            hi = tt[slot, TT_UPPER]
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            tt_move = tt[slot, TT_MOVE]
+    seat = to_act(pos)
+    maximise = side_of(seat, pos[P_TEAMS]) == pos[P_SIDE]
+    moves = distinct_cards(pos, legal_of(pos, seat))
+    best = -INF if maximise else INF
+    best_move = -1
+    first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
+    while True:
+        if first >= 0:
+            card = first
+            moves &= ~(1 << card)
+            first = -1
+        elif moves != 0:
+            card = order_pick(pos, moves, seat)
+            moves &= ~(1 << card)
+        else:
+            break
+        saved, gained = apply_card(pos, seat, card)
+        v = gained + search(pos, tt, alpha - gained, beta - gained)
+        undo_card(pos, seat, card, saved)
+        if maximise:
+            if v > best:
+                best = v
+                best_move = card
+            alpha = max(alpha, v)
+        else:
+            if v < best:
+                best = v
+                best_move = card
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    if tlen == 0:
+        lo = -INF
+        hi = INF
+        if tt[slot, TT_KEY] == key:
+            lo = tt[slot, TT_LOWER]
+            hi = tt[slot, TT_UPPER]
+        if best <= alpha0:
+            hi = min(hi, best)
+        elif best >= beta0:
+            lo = max(lo, best)
+        else:
+            lo = best
+            hi = best
+        tt[slot, TT_KEY] = key
+        tt[slot, TT_LOWER] = lo
+        tt[slot, TT_UPPER] = hi
+        tt[slot, TT_MOVE] = best_move
+    return best
+
+
+@njit(cache=True)
+def order_pick(pos, moves, seat):
+    """The next card to try, likely best first: the leader its strongest card; a follower
+    whose side wins the trick its richest card that does not take it over; otherwise the
+    cheapest card that takes the trick, else its cheapest card."""
+    trump = pos[P_TRUMP]
+    tlen = pos[P_TRICK_LEN]
+    led = (pos[trick_at(pos)] >> 3) if tlen > 0 else -1
+    ours = tlen > 0 and side_of(pos[P_TOP], pos[P_TEAMS]) == side_of(seat, pos[P_TEAMS])
+    best_card = -1
+    best_score = -INF
+    m = moves
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        pts = CARD_POINTS[ix(((c >> 3) == trump) * 8 + (c & 7))]
+        if tlen == 0:
+            score = card_rank_value(c, c >> 3, trump) * 16 + pts
+        else:
+            v = card_rank_value(c, led, trump)
+            if ours:
+                score = pts * 16 - max(v, 0) - (1000 if v > pos[P_BEST] else 0)
+            elif v > pos[P_BEST]:
+                score = 1000 - v * 16 + pts
+            else:
+                score = -pts * 16 - max(v, 0)
+        if score > best_score:
+            best_score = score
+            best_card = c
+    return best_card
+
+
+@njit(cache=True, inline="always")
+def apply_card(pos, seat, card):
+    """Play ``card`` for ``seat``. Returns what ``undo_card`` needs and the value the card
+    settled: the completed trick's points (D2, D8, D9.1), signed for ``P_SIDE``, else 0."""
+    trump = pos[P_TRUMP]
+    tlen = pos[P_TRICK_LEN]
+    at = trick_at(pos)
+    led = card >> 3 if tlen == 0 else pos[at] >> 3
+    saved = (pos[P_TOP], pos[P_BEST], pos[P_HAS_TRICK], pos[P_LEADER], pos[P_TRICK_POINTS])
+    pos[P_HANDS + seat] &= ~(1 << card)
+    pos[at + tlen] = card
+    v = card_rank_value(card, led, trump)
+    if v > pos[P_BEST]:
+        pos[P_BEST] = v
+        pos[P_TOP] = seat
+    pos[P_TRICK_POINTS] += CARD_POINTS[ix(((card >> 3) == trump) * 8 + (card & 7))]
+    if tlen + 1 < pos[P_PLAYERS]:
+        pos[P_TRICK_LEN] = tlen + 1
+        return saved, 0
+    winner = pos[P_TOP]
+    wside = side_of(winner, pos[P_TEAMS])
+    gained = pos[P_TRICK_POINTS]
+    if pos[P_TRICKS_LEFT] == 1:
+        gained += LAST_TRICK_BONUS
+    if not (pos[P_HAS_TRICK] >> wside) & 1:  # D6.4, D7: first trick of the side
+        gained += pos[P_BONUS + wside]
+    pos[P_HAS_TRICK] |= 1 << wside
+    pos[P_TRICK_LEN] = 0
+    pos[P_TRICK_POINTS] = 0
+    pos[P_TOP] = -1
+    pos[P_BEST] = -1
+    pos[P_LEADER] = winner
+    pos[P_TRICKS_LEFT] -= 1
+    return saved, gained if wside == pos[P_SIDE] else -gained
+
+
+@njit(cache=True, inline="always")
+def undo_card(pos, seat, card, saved):
+    """Take back ``apply_card(pos, seat, card)``."""
+    if pos[P_TRICK_LEN] == 0:  # the card completed a trick
+        pos[P_TRICKS_LEFT] += 1
+        pos[P_TRICK_LEN] = pos[P_PLAYERS] - 1
+    else:
+        pos[P_TRICK_LEN] -= 1
+    pos[P_TOP], pos[P_BEST], pos[P_HAS_TRICK], pos[P_LEADER], pos[P_TRICK_POINTS] = saved
+    pos[P_HANDS + seat] |= 1 << card
+
+
+@njit(cache=True)
+def exact_value(pos, tt, guess):
+    """The exact ``search`` value of ``pos`` by zero-window searches (MTD(f), Plaat et al.):
+    each test ``value >= beta?`` prunes far more than one wide-window search, and the
+    transposition table carries what earlier tests learned. Starts at ``guess`` and bisects
+    once the guesses creep."""
+    lo = -INF
+    hi = INF
+    g = guess
+    tests = 0
+    while lo < hi:
+        if tests < 3 or hi - lo > 1 << 18:
+            beta = g + 1 if g == lo else g
+        else:
+            beta = lo + (hi - lo + 1) // 2
+        v = search(pos, tt, beta - 1, beta)
+        if v < beta:
+            hi = v
+        else:
+            lo = v
+        g = v
+        tests += 1
+    return g
+
+
+@njit(cache=True)
+def solve_root(pos, tt, values):
+    """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
+    act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
+    they are. Returns the legal cards' mask. Equal cards get the value of the one searched.
+    """
+    last = tt.shape[0] - 1
+    tt[last, 0] += 1  # a new generation: entries of earlier solves no longer match
+    pos[P_GEN] = tt[last, 0]
+    pos[P_NODES] = 0
+    seat = to_act(pos)
+    legal = legal_of(pos, seat)
+    searched = distinct_cards(pos, legal)
+    guess = 0
+    m = searched
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        saved, gained = apply_card(pos, seat, c)
+        guess = exact_value(pos, tt, guess - gained) + gained
+        values[c] = guess
+        undo_card(pos, seat, c, saved)
+    # a merged card takes the value of the nearest searched card above it in its suit
+    m = legal & ~searched
+    trump = pos[P_TRUMP]
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        suit = c >> 3
+        t = 8 if suit == trump else 0
+        best_order = 99
+        for q in range(8):
+            other = suit * 8 + q
+            if (searched >> other) & 1 and ORDER[t + q] > ORDER[t + (c & 7)] \
+                    and ORDER[t + q] < best_order:
+                best_order = ORDER[t + q]
+                values[c] = values[other]
+    return legal

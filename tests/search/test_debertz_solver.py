@@ -1,0 +1,126 @@
+"""The Debertz open-hand solver (cardsim.debertz.solve_nb): root values equal brute-force
+minimax over the engine on small end positions, for every player count and the play
+conventions; the values are those of playing the round out under the solver's own cards."""
+
+import numpy as np
+import pytest
+
+from cardsim.debertz import engine_nb as E
+from cardsim.debertz import layout as L
+from cardsim.debertz import solve_nb as V
+from cardsim.debertz.rules import DebertzRules
+from tests.search.debertz_positions import positions
+
+CONVENTIONS = [
+    dict(players=2),
+    dict(players=3),
+    dict(players=4),
+    dict(players=4, teams=True),
+    dict(players=4, teams=True, partner_exemption=True, overtrump_on_ruff=True),
+    dict(players=3, overtrump_on_ruff=True, bella_any_card=False),
+]
+
+
+def outcome(st, R, side):
+    """The solver's measure at the end of a round: the side's round points (D9.1) less the
+    other sides'."""
+    rp = st[L.ROUND_POINTS:L.ROUND_POINTS + R[L.R_SIDES]]
+    return rp[side] - (rp.sum() - rp[side])
+
+
+def brute(st, R, side):
+    if st[L.PHASE] != L.PH_PLAY:
+        return outcome(st, R, side)
+    mask = E.legal_mask(st, R)
+    maximise = E.side_of(st[L.TURN], R[L.R_TEAMS]) == side
+    values = []
+    for c in range(32):
+        if mask >> c & 1:
+            child = st.copy()
+            E.step(child, R, c)
+            values.append(brute(child, R, side))
+    return max(values) if maximise else min(values)
+
+
+def solve(st, R, side, tt, budget=0):
+    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
+    V.position_of(st, R, side, pos)
+    pos[V.P_BUDGET] = budget
+    values = np.full(32, -99999, dtype=np.int64)
+    legal = V.solve_root(pos, tt, values)
+    return {c: int(values[c]) for c in range(32) if legal >> c & 1}
+
+
+@pytest.mark.parametrize("kw", CONVENTIONS, ids=str)
+def test_root_values_equal_brute_force_minimax(kw):
+    rules = DebertzRules(target=100000, **kw)
+    n = rules.players
+    tricks = 8 if n == 4 else 9
+    tt = V.new_table(12)
+    for plays in ((tricks - 3) * n, (tricks - 3) * n + 1, (tricks - 2) * n + n - 1):
+        R, states = positions(rules, 10, plays, seed=plays)
+        for st in states:
+            side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+            values = solve(st, R, side, tt)
+            assert set(values) == {c for c in range(32) if E.legal_mask(st, R) >> c & 1}
+            exact = {}
+            for c in values:
+                child = st.copy()
+                E.step(child, R, c)
+                exact[c] = brute(child, R, side)
+            # the solver leaves out what is already won: the same offset for every card
+            offsets = {exact[c] - values[c] for c in values}
+            assert len(offsets) == 1, (kw, plays, values, exact)
+
+
+@pytest.mark.parametrize("kw", [dict(players=2), dict(players=4, teams=True)], ids=str)
+def test_playing_the_solver_cards_realises_the_root_value(kw):
+    """Two sides: every seat playing its solver's best card from each position ends the
+    round with exactly the value the root solve promised."""
+    rules = DebertzRules(target=100000, **kw)
+    n = rules.players
+    tt = V.new_table(16)
+    R, states = positions(rules, 6, 2 * n, seed=4)
+    for st in states:
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        root = solve(st, R, side, tt)
+        best = max(root.values())
+        row = st.copy()
+        while row[L.PHASE] == L.PH_PLAY:
+            me = E.side_of(row[L.TURN], R[L.R_TEAMS])
+            values = solve(row, R, me, tt)
+            E.step(row, R, max(values, key=lambda c: (values[c], -c)))
+        # the round's outcome = what was settled before the root + the root value
+        assert outcome(row, R, side) == _offset(st, R, side) + best
+
+
+def _offset(st, R, side):
+    """Points settled before the root (won tricks, and sequences and bella of sides that
+    already have a trick), as the solver's measure."""
+    teams = R[L.R_TEAMS]
+    sides = R[L.R_SIDES]
+    won = np.zeros(sides, dtype=np.int64)
+    has = np.zeros(sides, dtype=bool)
+    for s in range(R[L.R_PLAYERS]):
+        won[E.side_of(s, teams)] += st[L.WON_POINTS + s]
+        has[E.side_of(s, teams)] |= st[L.TRICKS_WON + s] > 0
+    mw = st[L.MELD_WINNER]
+    if mw >= 0 and has[E.side_of(mw, teams)]:
+        for s in range(R[L.R_PLAYERS]):
+            if E.side_of(s, teams) == E.side_of(mw, teams):
+                won[E.side_of(mw, teams)] += st[L.SEQ_POINTS + s]
+    b = st[L.BELLA_SEAT]
+    if b >= 0 and has[E.side_of(b, teams)]:
+        won[E.side_of(b, teams)] += 20
+    return won[side] - (won.sum() - won[side])
+
+
+def test_a_node_budget_gives_values_for_every_legal_card_quickly():
+    rules = DebertzRules(players=4, teams=True)
+    R, states = positions(rules, 4, 0, seed=2)
+    tt = V.new_table(14)
+    for st in states:
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        values = solve(st, R, side, tt, budget=2000)
+        assert set(values) == {c for c in range(32) if E.legal_mask(st, R) >> c & 1}
+        assert all(abs(v) < 400 for v in values.values())
