@@ -149,7 +149,8 @@ def distinct_cards(pos, cards):
     keep = 0
     for suit in range(4):
         mine = (cards >> (suit * 8)) & 0xFF
-        if mine == 0:
+        if mine & (mine - 1) == 0:  # none or one card: nothing to merge
+            keep |= mine << (suit * 8)
             continue
         t = 8 if suit == trump else 0
         suit_live = (live >> (suit * 8)) & 0xFF
@@ -189,6 +190,28 @@ def tt_index(key, tt):
 
 
 @njit(cache=True)
+def last_trick(pos):
+    """The value of the last trick: every seat has one card left, so nothing is chosen."""
+    n = pos[P_PLAYERS]
+    seat = pos[P_LEADER]
+    for _ in range(n):
+        card = lowest_bit(pos[P_HANDS + seat])
+        saved, gained = apply_card(pos, seat, card)
+        if pos[P_TRICK_LEN] == 0:  # the trick is complete
+            undo_card(pos, seat, card, saved)
+            for _ in range(n - 1):  # take the others back, last first
+                seat = seat - 1 if seat > 0 else n - 1
+                pos[P_TRICK_LEN] -= 1
+                pos[P_HANDS + seat] |= 1 << pos[trick_at(pos) + pos[P_TRICK_LEN]]
+            pos[P_TOP] = -1
+            pos[P_BEST] = -1
+            pos[P_TRICK_POINTS] = 0
+            return gained
+        seat = seat + 1 if seat + 1 < n else 0
+    return 0
+
+
+@njit(cache=True)
 def search(pos, tt, alpha, beta):
     """Value of the rest of the round from ``pos`` (see the module docstring), within the
     window (alpha, beta) as alpha-beta bounds."""
@@ -202,6 +225,8 @@ def search(pos, tt, alpha, beta):
     if tlen == 0:
         if pos[P_TRICKS_LEFT] == 0:
             return 0
+        if pos[P_TRICKS_LEFT] == 1:
+            return last_trick(pos)
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             return static_value(pos)
         out = 0
