@@ -31,10 +31,11 @@ def _catalogue() -> dict[tuple[str, str], type]:
     """(game, name) -> agent class. Imported lazily: agent modules pull in compiled code."""
     from agents.barbu.heuristic import BarbuHeuristic
     from agents.debertz.heuristic import DebertzHeuristic
+    from agents.debertz.ismcts import DebertzISMCTS
     from agents.debertz.pimc import DebertzPIMC
 
     table = {}
-    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC):
+    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC, DebertzISMCTS):
         for game in cls.games:
             table[(game, cls.name)] = cls
     return table

@@ -7,6 +7,7 @@ state row ``st``; ``rng[i]`` is the agent's generator. A new compiled agent adds
 from numba import njit
 
 from agents.debertz.heuristic_nb import heuristic_action
+from agents.debertz.ismcts_nb import ismcts_action
 from agents.debertz.pimc_nb import pimc_action
 from cardsim.debertz.engine_nb import legal_mask
 from cardsim.rng_nb import random_bit
@@ -14,6 +15,7 @@ from cardsim.rng_nb import random_bit
 RANDOM = 0
 HEURISTIC = 1
 PIMC = 2
+ISMCTS = 3
 
 
 @njit(cache=True, inline="always")
@@ -24,4 +26,6 @@ def choose_action(kind, params, st, R, rng, i):
         return heuristic_action(st, R, mask, params, rng, i)
     if kind == PIMC:
         return pimc_action(st, R, mask, params, rng, i)
+    if kind == ISMCTS:
+        return ismcts_action(st, R, mask, params, rng, i)
     return random_bit(mask, rng, i)

@@ -1,9 +1,10 @@
-"""The pimc Debertz agent: legal in every phase, player count and a spread of conventions,
-deterministic for a seed, seated at the compiled table."""
+"""The pimc and ismcts Debertz agents: legal in every phase, player count and a spread of
+conventions, deterministic for a seed, seated at the compiled table."""
 
 import numpy as np
 import pytest
 
+from agents.debertz import ismcts_nb as M
 from agents.debertz import pimc_nb as P
 from agents.registry import make_agent
 from cardsim.debertz import engine_nb as E
@@ -20,10 +21,13 @@ CONVENTIONS = [
     dict(players=3, seven_swap=False, first_lead="after_dealer"),
 ]
 FAST = np.array([2, 3000, 0, 0, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 3000-node solves
+FAST_TREE = np.array([60, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 60 iterations
 
 
+@pytest.mark.parametrize("policy", ["pimc", "ismcts"])
 @pytest.mark.parametrize("kw", CONVENTIONS, ids=str)
-def test_every_decision_is_legal(kw):
+def test_every_decision_is_legal(kw, policy):
+    action, params = (P.pimc_action, FAST) if policy == "pimc" else (M.ismcts_action, FAST_TREE)
     rules = DebertzRules(**kw)
     R = rules.pack()
     rng = np.array([np.uint64(3)], dtype=np.uint64)
@@ -33,18 +37,22 @@ def test_every_decision_is_legal(kw):
         E.init_game(st, R, 17, game)
         while st[L.PHASE] < L.PH_DEAL_END:
             mask = E.legal_mask(st, R)
-            a = P.pimc_action(st, R, mask, FAST, rng, 0)
+            a = action(st, R, mask, params, rng, 0)
             assert mask >> a & 1, (kw, st[L.PHASE], a, bin(mask))
             phases.add(int(st[L.PHASE]))
             E.step(st, R, a)
     assert L.PH_PLAY in phases and L.PH_BID1 in phases
 
 
-def test_options_and_the_table():
-    agent = make_agent("pimc:samples=2,nodes=3000", "debertz")
-    assert agent.label == "pimc:nodes=3000,samples=2"
+@pytest.mark.parametrize("spec,label", [("pimc:samples=2,nodes=3000", "pimc:nodes=3000,samples=2"),
+                                        ("ismcts:iterations=50", "ismcts:iterations=50")])
+def test_options_and_the_table(spec, label):
+    agent = make_agent(spec, "debertz")
+    assert agent.label == label
     with pytest.raises(Exception, match="samples"):
         make_agent("pimc:samples=0", "debertz")
+    with pytest.raises(Exception, match="rollout"):
+        make_agent("ismcts:rollout=0.5", "debertz")
     table = Table("debertz", DebertzRules(players=2))
     seating = Seating([agent, make_agent("heuristic", "debertz")], [[0, 1], [1, 0]])
     first = table.duplicate(seating, seed=3, first=0, n=4, whole=False)
