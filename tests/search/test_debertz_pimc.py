@@ -58,3 +58,30 @@ def test_options_and_the_table(spec, label):
     first = table.duplicate(seating, seed=3, first=0, n=4, whole=False)
     again = table.duplicate(seating, seed=3, first=0, n=4, whole=False, n_threads=2)
     assert np.array_equal(first[0], again[0])  # the same seed decides the same
+
+
+@pytest.mark.parametrize("policy", ["pimc", "ismcts"])
+def test_hidden_cards_do_not_change_the_choice(policy):
+    """The real hidden cards swapped for another deal consistent with what the seat knows:
+    the same generator gives the same choice."""
+    from cardsim.debertz import sample_nb as S
+    from tests.search.debertz_positions import positions
+
+    action, params = (P.pimc_action, FAST) if policy == "pimc" else (M.ismcts_action, FAST_TREE)
+    rules = DebertzRules(players=4, teams=True)
+    R = rules.pack()
+    for plays in (0, 5, 14):
+        _, states = positions(rules, 6, plays, seed=31)
+        for st in states:
+            out = np.zeros((1, 1, L.STATE_WIDTH), dtype=np.int64)
+            S.sample_rows(st[None], R, np.array([st[L.TURN]]), 1, np.array([np.uint64(9)]),
+                          out)
+            other = out[0, 0]
+            # and what only the dealing knew: the deck order, the first six and extra cards
+            other[L.DECK:L.DECK + 32] = other[L.DECK:L.DECK + 32][::-1]
+            other[L.DEALT:L.DEALT + 4] = 0
+            other[L.EXTRA:L.EXTRA + 4] = 0
+            mask = E.legal_mask(st, R)
+            a = action(st, R, mask, params, np.array([np.uint64(4)]), 0)
+            b = action(other, R, mask, params, np.array([np.uint64(4)]), 0)
+            assert a == b
