@@ -87,6 +87,10 @@ class CompiledAgent(Agent):
                 raise InvalidConfigError(
                     f"agent {self.name!r} has no option {key!r}; its options: {allowed}")
             opt = self.OPTIONS[key]
+            if isinstance(value, str):
+                raise InvalidConfigError(
+                    f"agent {self.name!r} option {key!r} = {value!r} is not a number; "
+                    f"allowed: {opt.allowed()}")
             if not opt.accepts(value):
                 raise InvalidConfigError(
                     f"agent {self.name!r} option {key!r} = {value!r} is out of range; "

@@ -33,9 +33,11 @@ def _catalogue() -> dict[tuple[str, str], type]:
     from agents.debertz.heuristic import DebertzHeuristic
     from agents.debertz.ismcts import DebertzISMCTS
     from agents.debertz.pimc import DebertzPIMC
+    from agents.neural.agent import NeuralAgent
 
     table = {}
-    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC, DebertzISMCTS):
+    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC, DebertzISMCTS,
+                NeuralAgent):
         for game in cls.games:
             table[(game, cls.name)] = cls
     return table
@@ -46,13 +48,15 @@ def agent_names(game: str) -> list[str]:
 
 
 def _value(text: str):
+    """A number where the text is one, else the text (a path); each agent checks its own
+    options' types."""
     try:
         return int(text)
     except ValueError:
         try:
             return float(text)
         except ValueError:
-            raise InvalidConfigError(f"agent option value {text!r} is not a number") from None
+            return text
 
 
 def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -171,9 +175,12 @@ def describe_agents(game: str) -> str:
         if g != game:
             continue
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        lines.append(f"{name}: {doc}" + ("" if cls.OPTIONS else " No options."))
+        text_options = getattr(cls, "OPTION_HELP", {})  # options that are not numbers
+        lines.append(f"{name}: {doc}" + ("" if cls.OPTIONS or text_options else
+                                         " No options."))
         lines += [f"    {k}={o.default:g} ({o.allowed()}): {o.doc}"
                   for k, o in cls.OPTIONS.items()]
+        lines += [f"    {k}: {doc}" for k, doc in text_options.items()]
     lines.append("Options follow the name: NAME:KEY=VALUE,KEY=VALUE; several agents are "
                  "separate arguments.")
     return "\n".join(lines)

@@ -19,3 +19,8 @@ class IllegalActionError(CardsimError, ValueError):
 
 class HandRecordError(CardsimError, ValueError):
     """A hand record that is corrupt, of an unknown format, or disagrees with its replay."""
+
+
+class CheckpointError(CardsimError, ValueError):
+    """A network checkpoint that cannot be used: unreadable (corrupt, truncated, not a
+    checkpoint) or made for another game, rules variant or observation spec."""

@@ -98,6 +98,15 @@ def params_rows(agents) -> np.ndarray:
     return rows
 
 
+def check_agent_rules(agents, rules) -> None:
+    """Agents made for one rules variant (a trained network) refuse another: each agent's
+    optional ``check_rules(rules)`` raises a clear error."""
+    for a in agents:
+        check = getattr(a, "check_rules", None)
+        if a is not None and callable(check):
+            check(rules)
+
+
 def agent_label(agent) -> str:
     return str(getattr(agent, "label", None) or type(agent).__name__)
 
@@ -170,6 +179,7 @@ class Table:
         """Items ``first .. first + n - 1`` with one seating pattern; returns the summed
         statistics. With ``history``, every deal's end state row goes through
         ``history(row) -> line`` and the lines to ``write``, in (item, deal) order."""
+        check_agent_rules(seating.agents, self.rules)
         kinds, params = seating.seat_arrays()
         with threads(n_threads):
             if seating.all_compiled and history is None:
@@ -203,6 +213,7 @@ class Table:
         ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``."""
         if force and not self.game.item_labels:
             raise InvalidConfigError(f"{self.game.title} has no contracts to force")
+        check_agent_rules(seating.agents, self.rules)
         agent_kinds = seating.kinds
         with threads(n_threads):
             if seating.all_compiled:

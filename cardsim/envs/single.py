@@ -31,8 +31,8 @@ from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.jit import bind
 from cardsim.policy_nb import PYTHON, RANDOM
-from cardsim.table import (EngineRows, Observations, agent_label, is_compiled, params_rows,
-                           policy_set_of, resolve_agent)
+from cardsim.table import (EngineRows, Observations, agent_label, check_agent_rules,
+                           is_compiled, params_rows, policy_set_of, resolve_agent)
 
 
 def opponent_action(agent, game, st_rows, R, rng, obs, legal) -> int:
@@ -207,6 +207,7 @@ class CardGameEnv(gym.Env):
             if is_compiled(a) and int(a.kind) == RANDOM:
                 continue  # the engine's own random policy, drawing the same way
             out[s] = a
+        check_agent_rules(out.values(), self.rules)
         return out
 
     @property

@@ -1,0 +1,71 @@
+"""The ``neural`` agent: plays the greedy action of a trained network.
+
+``neural:checkpoint=PATH`` loads a checkpoint written by ``cardsim train`` (see
+``agents.neural.checkpoint``) and decides, for a batch of observations, the legal action with
+the highest output (Q value for DMC, logit for PPO), in one torch forward. Where it is
+seated for a rules variant (the table, the environments), ``check_rules`` refuses a
+checkpoint trained for other rules.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import torch
+
+from agents.base import Agent
+from agents.neural.checkpoint import check_rules, load_checkpoint
+from agents.neural.network import masked
+from cardsim import games
+from cardsim.errors import InvalidConfigError
+
+
+class NeuralAgent(Agent):
+    """A trained network (checkpoint=PATH from cardsim train): the legal action it rates best."""
+
+    name = "neural"
+    games = ("debertz", "barbu")
+    OPTIONS: ClassVar[dict] = {}
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "checkpoint": "path of a checkpoint file written by cardsim train (required)"}
+
+    def __init__(self, game: str, options: dict | None = None, *, net=None, label=None):
+        super().__init__(game)
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.OPTION_HELP))
+        if unknown:
+            raise InvalidConfigError(f"agent 'neural' has no option {unknown[0]!r}; its "
+                                     f"options: checkpoint")
+        if net is None:
+            path = options.get("checkpoint")
+            if not isinstance(path, str) or not path:
+                raise InvalidConfigError("agent 'neural' needs checkpoint=PATH (a file "
+                                         "written by cardsim train)")
+            self._data = load_checkpoint(path, game=game)
+            net = self._data["net"]
+            self.path = path
+            self._label = label or f"neural:{path}"
+        else:  # a network in memory (evaluation during training)
+            self._data, self.path = None, None
+            self._label = label or "neural"
+        if net.obs_size != games.get(game).obs_size:
+            raise InvalidConfigError(f"network observes {net.obs_size} values; {game} "
+                                     f"observations have {games.get(game).obs_size}")
+        self.net = net
+        self.device = next(net.parameters()).device
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    def check_rules(self, rules) -> None:
+        """Refuse to play a rules variant the checkpoint was not trained for."""
+        if self._data is not None:
+            check_rules(self._data, rules, self.path)
+
+    @torch.no_grad()
+    def act(self, observations, legal_masks) -> np.ndarray:
+        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
+        legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
+        return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()

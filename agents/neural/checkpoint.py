@@ -1,0 +1,103 @@
+"""Checkpoints of neural agents: one torch file holding the network, what it was trained for
+and (from training) the optimizer and counters.
+
+    format, version     "cardsim-neural", 1
+    game, rules         the game and its conventions (rules.to_dict()); rules_hash
+    observation         {"size": OBS_SIZE, "hash": hash of the observer's piece spec}
+    network             ActionHeadNet.spec(); model: its state dict
+    algorithm           "dmc" or "ppo"
+    training            optimizer state, counters, config, metrics (absent in a bare agent)
+
+Loading checks everything before any weight is used: a file that is not a checkpoint, is
+truncated or corrupt, or was made for another game, rules variant or observation spec
+raises ``CheckpointError`` naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import torch
+
+from cardsim import games
+from cardsim.errors import CheckpointError
+
+FORMAT, VERSION = "cardsim-neural", 1
+
+
+def observation_spec_hash(game: str) -> str:
+    """A short hash of the game's observation pieces (names, sizes, encodings, order)."""
+    spec = games.get(game).observer.SPEC
+    return hashlib.sha256(spec.describe().encode()).hexdigest()[:16]
+
+
+def checkpoint_bytes(net, game: str, rules, algorithm: str, training: dict | None = None) -> bytes:
+    """The bytes of a checkpoint (written atomically by the caller)."""
+    data = {
+        "format": FORMAT, "version": VERSION,
+        "game": game, "rules": rules.to_dict(), "rules_hash": rules.rules_hash(),
+        "observation": {"size": games.get(game).obs_size, "hash": observation_spec_hash(game)},
+        "network": net.spec(), "model": net.state_dict(), "algorithm": algorithm,
+        "training": training,
+    }
+    buf = io.BytesIO()
+    torch.save(data, buf)
+    return buf.getvalue()
+
+
+def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
+    """The checkpoint at ``path``, checked: readable, a cardsim checkpoint, and (when given)
+    for ``game`` and ``rules``, and for the observation spec of this version of cardsim.
+    The network is rebuilt in ``data["net"]`` (on the CPU, in evaluation mode)."""
+    from agents.neural.network import ActionHeadNet
+
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path}: no such file")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - torch raises many kinds on a damaged file
+        why = " ".join(str(e).split())[:160]
+        raise CheckpointError(f"checkpoint {path} cannot be read: truncated, corrupt or not "
+                              f"a torch file ({type(e).__name__}: {why})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"checkpoint {path} is not a cardsim neural checkpoint (no "
+                              f"'format: {FORMAT}' entry)")
+    if data.get("version") != VERSION:
+        raise CheckpointError(f"checkpoint {path} has format version {data.get('version')!r}; "
+                              f"this cardsim reads version {VERSION}")
+    if game is not None and data["game"] != game:
+        raise CheckpointError(f"checkpoint {path} is for {data['game']}, not {game}")
+    if data["game"] not in games.GAMES:
+        raise CheckpointError(f"checkpoint {path} is for an unknown game {data['game']!r}")
+    expected = observation_spec_hash(data["game"])
+    seen = data.get("observation", {})
+    if seen.get("hash") != expected or seen.get("size") != games.get(data["game"]).obs_size:
+        raise CheckpointError(
+            f"checkpoint {path} was made for another observation spec (size "
+            f"{seen.get('size')}, hash {seen.get('hash')}); this cardsim's {data['game']} "
+            f"observations have size {games.get(data['game']).obs_size}, hash {expected}")
+    if rules is not None:
+        check_rules(data, rules, path)
+    try:
+        net = ActionHeadNet.from_spec(data["network"])
+        net.load_state_dict(data["model"])
+    except (KeyError, TypeError, RuntimeError) as e:
+        why = " ".join(str(e).split())[:160]
+        raise CheckpointError(f"checkpoint {path}: its weights do not fit its network "
+                              f"({why})") from None
+    net.eval()
+    data["net"] = net
+    return data
+
+
+def check_rules(data: dict, rules, path) -> None:
+    """Refuse a checkpoint trained for another rules variant than ``rules``."""
+    if data["rules_hash"] != rules.rules_hash():
+        theirs, ours = data["rules"], rules.to_dict()
+        diff = [f"{k}={theirs.get(k)!r} (here {ours.get(k)!r})" for k in ours
+                if theirs.get(k) != ours.get(k)]
+        raise CheckpointError(f"checkpoint {path} was trained for other rules: "
+                              f"{', '.join(diff) or 'hash ' + data['rules_hash']}")

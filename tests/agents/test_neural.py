@@ -1,0 +1,143 @@
+"""The neural agent: its network, checkpoints (round trip and every way one can be wrong),
+and legal play wherever agents are seated."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural import ActionHeadNet, NeuralAgent, checkpoint_bytes, load_checkpoint
+from agents.registry import make_agent
+from cardsim import games
+from cardsim.debertz.rules import DebertzRules
+from cardsim.errors import CheckpointError, InvalidConfigError
+from experiments.cli import main
+
+
+def write_checkpoint(path, game="debertz", rules=None, hidden=(16,), seed=0, **kw):
+    torch.manual_seed(seed)
+    rules = rules or games.get(game).make_rules(None, {"players": 2} if game == "debertz"
+                                                else {})
+    kit = games.get(game)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, hidden)
+    path.write_bytes(checkpoint_bytes(net, game, rules, "dmc", **kw))
+    return net
+
+
+def test_checkpoint_round_trip_gives_the_same_network(tmp_path):
+    net = write_checkpoint(tmp_path / "a.pt")
+    data = load_checkpoint(tmp_path / "a.pt", game="debertz", rules=DebertzRules(players=2))
+    obs = torch.rand(5, net.obs_size)
+    assert torch.equal(data["net"](obs), net(obs))
+    assert data["rules_hash"] == DebertzRules(players=2).rules_hash()
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_neural_agent_plays_only_legal_moves_at_the_table(tmp_path, capsys, game):
+    # an untrained network rates illegal actions highly too: the mask must keep them out
+    path = tmp_path / f"{game}.pt"
+    write_checkpoint(path, game=game)
+    args = (["debertz", "--players", "2", "--hands", "40"] if game == "debertz"
+            else ["barbu", "--hands", "8"])
+    code = main(["simulate", *args, "--agents", f"neural:checkpoint={path}"])
+    out, err = capsys.readouterr()
+    assert code == 0, err  # the table stops with an error on any illegal action
+
+
+def test_neural_agent_takes_the_best_legal_action(tmp_path):
+    path = tmp_path / "a.pt"
+    net = write_checkpoint(path)
+    agent = make_agent(f"neural:checkpoint={path}", "debertz")
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, net.obs_size), dtype=np.float32)
+    legal = rng.random((64, net.num_actions)) < 0.2
+    legal[:, 3] = True
+    acts = agent.act(obs, legal)
+    q = net(torch.from_numpy(obs)).detach().numpy()
+    q[~legal] = -np.inf
+    assert legal[np.arange(64), acts].all()
+    assert (acts == q.argmax(1)).all()
+
+
+def test_neural_agent_as_an_environment_opponent_and_in_a_tournament(tmp_path):
+    import gymnasium as gym
+
+    import cardsim.envs  # noqa: F401
+    from experiments.tournament import tournament
+
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+    env = gym.make("cardsim/Debertz-v0", players=2, opponents=f"neural:checkpoint={path}")
+    obs, info = env.reset(seed=1)
+    done = False
+    while not done:
+        obs, r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = term or trunc
+    result = tournament("debertz", DebertzRules(players=2),
+                        [{"name": "neural", "checkpoint": str(path)}, "random"], deals=20)
+    assert result["pairings"][0]["items"] == 20
+
+
+def corrupt(path):
+    path.write_bytes(path.read_bytes()[:200] + b"garbage" * 50)
+
+
+def truncate(path):
+    path.write_bytes(path.read_bytes()[:len(path.read_bytes()) // 2])
+
+
+def not_torch(path):
+    path.write_text("hello")
+
+
+def not_ours(path):
+    torch.save({"weights": torch.zeros(3)}, path)
+
+
+@pytest.mark.parametrize("damage, words", [
+    (corrupt, "cannot be read"), (truncate, "cannot be read"), (not_torch, "cannot be read"),
+    (not_ours, "not a cardsim neural checkpoint")])
+def test_damaged_checkpoints_are_one_clear_error(tmp_path, damage, words):
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+    damage(path)
+    with pytest.raises(CheckpointError, match=words) as e:
+        make_agent(f"neural:checkpoint={path}", "debertz")
+    assert str(path) in str(e.value)
+
+
+def test_checkpoint_for_another_game_rules_or_observation_spec(tmp_path, monkeypatch):
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+    with pytest.raises(CheckpointError, match="is for debertz, not barbu"):
+        make_agent(f"neural:checkpoint={path}", "barbu")
+    agent = make_agent(f"neural:checkpoint={path}", "debertz")
+    with pytest.raises(CheckpointError, match="trained for other rules: players=2"):
+        agent.check_rules(DebertzRules(players=3))
+    import agents.neural.checkpoint as ck
+
+    monkeypatch.setattr(ck, "observation_spec_hash", lambda game: "0" * 16)
+    with pytest.raises(CheckpointError, match="another observation spec"):
+        load_checkpoint(path)
+
+
+def test_missing_option_or_file(tmp_path):
+    with pytest.raises(InvalidConfigError, match="needs checkpoint=PATH"):
+        make_agent("neural", "debertz")
+    with pytest.raises(InvalidConfigError, match="no option 'depth'"):
+        make_agent(f"neural:checkpoint={tmp_path}/a.pt,depth=2", "debertz")
+    with pytest.raises(CheckpointError, match="no such file"):
+        make_agent(f"neural:checkpoint={tmp_path}/none.pt", "debertz")
+
+
+@pytest.mark.parametrize("case", ["rules", "truncated"])
+def test_command_line_reports_a_bad_checkpoint_in_one_line(tmp_path, capsys, case):
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+    if case == "truncated":
+        truncate(path)
+    code = main(["tournament", "debertz", "--players", "3", "--deals", "10", "--agents",
+                 f"neural:checkpoint={path}", "random"])
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert str(path) in err
+    assert ("other rules" if case == "rules" else "cannot be read") in err
