@@ -8,6 +8,7 @@
                           [--by-contract] [--per-deal FILE.npy]
                           [--rule NAME=VALUE]... [--seed S] [--threads T] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
+    cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME       (the agents and their options)
     cardsim --version
@@ -131,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
     run.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
 
+    train = sub.add_parser("train", help="train a neural agent by batched self-play (YAML)")
+    train.add_argument("config", nargs="?", help="the training config (YAML)")
+    train.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
+    train.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
+
     for name, text in (("rules", "list a game's conventions"),
                        ("agents", "list a game's agents and options")):
         q = sub.add_parser(name, help=text)
@@ -235,14 +241,16 @@ def run(args) -> int:
                             n_threads=args.threads, progress=progress,
                             by_contract=args.by_contract, per_deal=args.per_deal)
         print(dumps_json(result) if args.json else format_table(result))
-    elif args.command == "run":
-        from experiments.run import resume_run, start_run
-
+    elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
             raise ArgumentError("give a config file or --resume RUN_DIR (not both)")
         if args.resume and args.out is not None:
             raise ArgumentError("--out names where new runs go; a resumed run stays in its "
                                 "own directory (drop --out)")
+        if args.command == "train":
+            return _train(args, progress)
+        from experiments.run import resume_run, start_run
+
         if args.resume:
             run_dir, result = resume_run(args.resume, progress=progress)
         else:
@@ -250,6 +258,19 @@ def run(args) -> int:
             run_dir, result = start_run(args.config, out, progress=progress)
         print(result["table"])
         print(f"run directory: {run_dir}")
+    return 0
+
+
+def _train(args, progress: bool) -> int:
+    from experiments.train.loop import format_summary, resume_training, start_training
+
+    if args.resume:
+        run_dir, summary = resume_training(args.resume, progress=progress)
+    else:
+        out = "runs" if args.out is None else args.out
+        run_dir, summary = start_training(args.config, out, progress=progress)
+    print(format_summary(summary))
+    print(f"run directory: {run_dir}")
     return 0
 
 

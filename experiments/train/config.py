@@ -1,0 +1,196 @@
+"""Training configs: a YAML file fully describes a training run.
+
+    name: debertz-2p-dmc          # run directory prefix
+    game: debertz                 # or barbu
+    rules: {players: 2}           # conventions of the rules file (defaults otherwise)
+    algorithm: dmc                # or ppo
+    seed: 0
+    device: cpu                   # or cuda (the same code)
+    torch_threads: 2
+    numba_threads: 2
+    num_games: 4096               # games stepped together: one forward per decision step
+    steps_per_iteration: 128      # decision steps per iteration (fresh deals each iteration)
+    iterations: 100               # the training budget
+    hidden: [256, 256, 256]       # the network's trunk
+    opponents: null               # compiled agents in some seats (else all self-play)
+    eval_every: 10                # iterations between duplicate evaluations (0: none)
+    eval_deals: 2000              # duplicate deals per evaluation opponent
+    eval_opponents: [random, heuristic]
+    args: {}                      # the algorithm's arguments (DMCArgs / PPOArgs)
+
+Unknown keys, here and in ``args``, are errors naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardsim.errors import InvalidConfigError
+
+ALGORITHMS = ("dmc", "ppo")
+DEVICES = ("cpu", "cuda")
+
+
+@dataclass
+class TrainConfig:
+    name: str
+    game: str
+    algorithm: str
+    rules: dict = field(default_factory=dict)
+    seed: int = 0
+    device: str = "cpu"
+    torch_threads: int = 2
+    numba_threads: int = 2
+    num_games: int = 4096
+    steps_per_iteration: int = 128
+    iterations: int = 100
+    hidden: list = field(default_factory=lambda: [256, 256, 256])
+    opponents: Any = None
+    eval_every: int = 10
+    eval_deals: int = 2000
+    eval_opponents: list = field(default_factory=lambda: ["random", "heuristic"])
+    args: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def make_rules(self):
+        from cardsim import games
+
+        return games.get(self.game).rules_cls.from_dict(self.rules)
+
+    def algorithm_args(self):
+        """The algorithm's arguments dataclass, filled from ``args``."""
+        return args_class(self.algorithm)(**self.args)
+
+
+def args_class(algorithm: str):
+    if algorithm == "dmc":
+        from experiments.train.dmc import DMCArgs
+        return DMCArgs
+    from experiments.train.ppo import PPOArgs
+    return PPOArgs
+
+
+def _check_int(key, value, low=1, high=None):
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+            high is not None and value > high):
+        rng = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
+        raise InvalidConfigError(f"config key {key!r} has invalid value {value!r}; "
+                                 f"allowed: {rng}")
+
+
+def _check_args(algorithm: str, args: Any) -> dict:
+    """``args`` checked against the algorithm's dataclass: known keys, values of its types."""
+    if not isinstance(args, dict):
+        raise InvalidConfigError("config key 'args' must be a mapping of the algorithm's "
+                                 "arguments")
+    cls = args_class(algorithm)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in args.items():
+        if key not in fields:
+            raise InvalidConfigError(f"unknown {algorithm} argument {key!r} in 'args'; "
+                                     f"allowed: {', '.join(fields)}")
+        default = fields[key].default
+        kind = float if isinstance(default, float) else type(default)
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+              if kind is float else isinstance(value, kind) and
+              (kind is bool or not isinstance(value, bool)))
+        if not ok:
+            raise InvalidConfigError(f"{algorithm} argument {key!r} has invalid value "
+                                     f"{value!r}; allowed: {kind.__name__}")
+    out = dict(args)
+    try:
+        cls(**out).check()
+    except InvalidConfigError as e:
+        raise InvalidConfigError(f"{algorithm} arguments: {e}") from None
+    return out
+
+
+def config_from_dict(data: Any, where: str = "config") -> TrainConfig:
+    try:
+        return _validate(data)
+    except InvalidConfigError as e:
+        raise InvalidConfigError(f"{where}: {e}") from None
+
+
+def _validate(data: Any) -> TrainConfig:
+    if not isinstance(data, dict):
+        raise InvalidConfigError("a training config must be a mapping of keys")
+    allowed = [f.name for f in dataclasses.fields(TrainConfig)]
+    unknown = [k for k in data if k not in allowed]
+    if unknown:
+        raise InvalidConfigError(f"unknown config key {unknown[0]!r}; allowed keys: "
+                                 f"{', '.join(allowed)}")
+    for key in ("name", "game", "algorithm"):
+        if key not in data:
+            raise InvalidConfigError(f"missing config key {key!r}")
+    cfg = TrainConfig(**data)
+    if not isinstance(cfg.name, str) or not cfg.name.strip() or any(c in cfg.name
+                                                                     for c in "/\\"):
+        raise InvalidConfigError(f"config key 'name' must be a non-empty name without "
+                                 f"slashes, got {cfg.name!r}")
+    if cfg.game not in ("debertz", "barbu"):
+        raise InvalidConfigError(f"config key 'game' has invalid value {cfg.game!r}; "
+                                 f"allowed: debertz, barbu")
+    if cfg.algorithm not in ALGORITHMS:
+        raise InvalidConfigError(f"config key 'algorithm' has invalid value "
+                                 f"{cfg.algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+    if cfg.device not in DEVICES:
+        raise InvalidConfigError(f"config key 'device' has invalid value {cfg.device!r}; "
+                                 f"allowed: {', '.join(DEVICES)}")
+    if not isinstance(cfg.rules, dict):
+        raise InvalidConfigError("config key 'rules' must be a mapping of conventions")
+    _check_int("seed", cfg.seed, 0, 2**63 - 1)
+    for key in ("torch_threads", "numba_threads"):
+        _check_int(key, getattr(cfg, key), 1, 256)
+    _check_int("num_games", cfg.num_games, 1, 1 << 20)
+    _check_int("steps_per_iteration", cfg.steps_per_iteration, 1)
+    _check_int("iterations", cfg.iterations, 1)
+    _check_int("eval_every", cfg.eval_every, 0)
+    _check_int("eval_deals", cfg.eval_deals, 1)
+    if (not isinstance(cfg.hidden, list) or not cfg.hidden
+            or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in cfg.hidden)):
+        raise InvalidConfigError(f"config key 'hidden' must be a non-empty list of positive "
+                                 f"layer widths, got {cfg.hidden!r}")
+    if isinstance(cfg.eval_opponents, str):
+        cfg.eval_opponents = [cfg.eval_opponents]
+    if not isinstance(cfg.eval_opponents, list):
+        raise InvalidConfigError("config key 'eval_opponents' must be a list of agents")
+    cfg.args = _check_args(cfg.algorithm, cfg.args)
+    rules = cfg.make_rules()
+    from agents.registry import make_agent
+
+    for spec in cfg.eval_opponents:
+        make_agent(spec, cfg.game)
+    if cfg.opponents is not None:
+        from cardsim.envs.selfplay import SelfPlayBatch
+
+        SelfPlayBatch(cfg.game, 1, rules, opponents=cfg.opponents)  # seats and agents known
+    return cfg
+
+
+def yaml_problem(e: yaml.YAMLError) -> str:
+    from experiments.config import yaml_problem as problem
+
+    return problem(e)
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InvalidConfigError(f"cannot read config {path}: {e.strerror}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
+
+
+def load_config(path) -> TrainConfig:
+    return config_from_dict(read_yaml(path), where=str(path))

@@ -1,0 +1,117 @@
+"""Deep Monte Carlo (DMC), as DouZero: learn Q(s, a) from Monte Carlo returns of self-play.
+
+Every seat the batch leaves to the learner is played by the same network (self-play): at
+each decision step one forward scores every action of every game (``ActionHeadNet``: Q(s, a)
+over the observation and a learned embedding of the action), and each game plays its best
+legal action, or with probability ``epsilon`` a uniformly random legal one. When a deal
+ends, each of its decisions becomes a sample (s, a, G) with G what the deciding seat scored
+in the deal (reward_scale x recorded points); the network regresses Q(s, a) on G by mean
+squared error. Samples are used once, as they arrive, ``batch_size`` at a time.
+
+Opponents: ``opponents`` of the config seats compiled agents (heuristic, random) in some
+seats inside the batch; then only the learner's seats make samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from agents.neural.network import masked
+from cardsim.envs.selfplay import random_legal_actions
+from cardsim.errors import InvalidConfigError
+from experiments.train.episodes import EpisodeBuffer, Samples, concat, play_steps
+
+
+@dataclass
+class DMCArgs:
+    """Arguments of DMC (config key ``args``)."""
+
+    learning_rate: float = 0.0003   # Adam step size
+    batch_size: int = 4096          # samples per gradient step
+    epsilon: float = 0.05           # share of decisions taken uniformly at random (exploration)
+    max_grad_norm: float = 40.0     # gradient norm clip (DouZero's value)
+
+    def check(self) -> None:
+        if not self.learning_rate > 0:
+            raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
+        if self.batch_size < 1:
+            raise InvalidConfigError(f"batch_size must be >= 1, got {self.batch_size}")
+        if not 0 <= self.epsilon <= 1:
+            raise InvalidConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if not self.max_grad_norm > 0:
+            raise InvalidConfigError(f"max_grad_norm must be > 0, got {self.max_grad_norm}")
+
+
+class DMC:
+    """The learner: its network, optimizer and one iteration of self-play and learning."""
+
+    name = "dmc"
+    value_head = False
+
+    def __init__(self, net, args: DMCArgs, device: torch.device):
+        self.net, self.args, self.device = net, args, device
+        self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+
+    @torch.no_grad()
+    def choose(self, obs: np.ndarray, legal: np.ndarray, rng: np.random.Generator):
+        """Epsilon-greedy actions for a batch of decisions (one forward)."""
+        q = self.net(torch.from_numpy(obs).to(self.device))
+        greedy = masked(q, torch.from_numpy(legal).to(self.device)).argmax(dim=1).cpu().numpy()
+        explore = rng.random(len(greedy)) < self.args.epsilon
+        return np.where(explore, random_legal_actions(legal, rng), greedy), None
+
+    def learn(self, s: Samples) -> float:
+        """One gradient step of Q(s, a) towards the returns; the loss before the step."""
+        obs = torch.from_numpy(s.obs).to(self.device)
+        action = torch.from_numpy(s.action).to(self.device)
+        target = torch.from_numpy(s.ret).to(self.device)
+        q = self.net(obs).gather(1, action[:, None]).squeeze(1)
+        loss = F.mse_loss(q, target)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
+        self.optimizer.step()
+        return loss.item()
+
+    def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
+                  rng: np.random.Generator) -> dict:
+        """``steps`` decision steps of self-play, learning from each ended deal's decisions
+        as soon as ``batch_size`` of them are waiting; what is left at the end is learnt
+        from in a last, smaller step (nothing is dropped)."""
+        waiting: list[Samples] = []
+        losses: list[tuple[float, int]] = []
+        count = [0, 0]  # samples waiting, episodes ended
+
+        def consume(samples: Samples) -> None:
+            waiting.append(samples)
+            count[0] += len(samples.ret)
+            if count[0] >= self.args.batch_size:
+                self._learn_from(waiting, losses, final=False)
+                count[0] = sum(len(w.ret) for w in waiting)
+
+        decisions = play_steps(batch, first_step, buffer, steps,
+                               lambda o, m: self.choose(o, m, rng), consume)
+        self._learn_from(waiting, losses, final=True)
+        n = sum(k for _, k in losses)
+        return {"decisions": decisions, "samples": n, "updates": len(losses),
+                "loss": sum(l * k for l, k in losses) / n if n else None}
+
+    def _learn_from(self, waiting: list[Samples], losses: list, final: bool) -> None:
+        if not waiting:
+            return
+        pool = concat(waiting)
+        waiting.clear()
+        size, total = self.args.batch_size, len(pool.ret)
+        full = total - total % size
+        for lo in range(0, full, size):
+            part = Samples(*(x[lo:lo + size] for x in pool))
+            losses.append((self.learn(part), size))
+        rest = Samples(*(x[full:] for x in pool))
+        if len(rest.ret) and final:
+            losses.append((self.learn(rest), len(rest.ret)))
+        elif len(rest.ret):
+            waiting.append(rest)

@@ -1,0 +1,298 @@
+"""``cardsim train CONFIG.yaml``: a training run in its own run directory, resumable.
+
+The run directory (``runs/<name>-<time>/`` by default) holds:
+
+    config.yaml               the resolved config (every default filled in)
+    meta.json                 rules hash, observation spec hash, seed, git commit, versions
+    checkpoints/latest.pt     network, optimizer, counters, config, rules, observation spec
+                              and every metrics line so far (rewritten after each iteration)
+    checkpoints/iter-N.pt     a copy at each evaluation
+    metrics.jsonl             one line per iteration: loss, samples, throughput, evaluation
+    plots/learning_curve.png  loss and the evaluation differences with their 95% intervals
+    tensorboard/              the same scalars, when the tensorboard package is installed
+
+Training runs in iterations. Each starts fresh deals in every game (seeded by the run's
+seed and the iteration number), plays ``steps_per_iteration`` decision steps of self-play and
+learns (``dmc`` / ``ppo``); the deals still running at its end are dropped. So an iteration
+depends only on the network and optimizer state before it, which the checkpoint holds:
+``cardsim train --resume DIR`` after a crash, ``kill -9`` included, continues from the last
+checkpoint and gives the same network as a run never interrupted (same threads and device;
+torch's CPU kernels are deterministic for a fixed thread count, CUDA ones need not be).
+Metrics are reported only once the checkpoint holding them is written, so a resumed run
+loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import platform
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import torch
+import yaml
+from tqdm import tqdm
+
+import cardsim
+from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
+from agents.neural.network import ActionHeadNet
+from cardsim import games
+from cardsim.errors import CheckpointError, InvalidConfigError
+from experiments.files import (atomic_write_bytes, atomic_write_json, atomic_write_text,
+                               check_output_folder)
+from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
+
+
+def start_training(config_path, out_parent="runs", progress: bool = False):
+    """Create a run directory for a training config and train; returns (run_dir, summary)."""
+    cfg = load_config(config_path)
+    check_output_folder(out_parent, "run folder (--out)")
+    device = _device(cfg)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    run_dir = Path(out_parent) / f"{cfg.name}-{stamp}"
+    k = 1
+    while run_dir.exists():
+        k += 1
+        run_dir = Path(out_parent) / f"{cfg.name}-{stamp}-{k}"
+    (run_dir / "checkpoints").mkdir(parents=True)
+    atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    atomic_write_json(run_dir / "meta.json", _meta(cfg))
+    return run_dir, Trainer(run_dir, cfg, device).run(progress)
+
+
+def resume_training(run_dir, progress: bool = False):
+    """Continue an interrupted training run from its last checkpoint."""
+    run_dir = Path(run_dir)
+    path = run_dir / "config.yaml"
+    if not path.is_file():
+        raise InvalidConfigError(f"{run_dir} is not a training run directory (no config.yaml)")
+    cfg = config_from_dict(read_yaml(path), where=str(path))
+    trainer = Trainer(run_dir, cfg, _device(cfg))
+    latest = run_dir / "checkpoints" / "latest.pt"
+    if latest.exists():
+        trainer.restore(latest)
+    return run_dir, trainer.run(progress)
+
+
+def _device(cfg: TrainConfig) -> torch.device:
+    if cfg.device == "cuda" and not torch.cuda.is_available():
+        raise InvalidConfigError("config key 'device' is cuda but torch sees no CUDA device; "
+                                 "allowed here: cpu")
+    return torch.device(cfg.device)
+
+
+def _meta(cfg: TrainConfig) -> dict:
+    import numba
+
+    from experiments.run import _git_commit
+
+    return {"name": cfg.name, "kind": "train", "algorithm": cfg.algorithm, "game": cfg.game,
+            "rules_hash": cfg.make_rules().rules_hash(),
+            "observation_spec_hash": observation_spec_hash(cfg.game), "seed": cfg.seed,
+            "git_commit": _git_commit(), "cardsim_version": cardsim.__version__,
+            "torch_version": torch.__version__, "numpy_version": np.__version__,
+            "numba_version": numba.__version__, "python": platform.python_version(),
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def iteration_seeds(seed: int, iteration: int) -> tuple[int, np.random.Generator]:
+    """The deals' seed and the exploration generator of an iteration (independent of any
+    earlier draw, so a resumed run draws the same)."""
+    ss = np.random.SeedSequence([seed, iteration])
+    deal_seed = int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+    return deal_seed, np.random.default_rng(ss.spawn(1)[0])
+
+
+class Trainer:
+    """The training loop of one run directory."""
+
+    def __init__(self, run_dir: Path, cfg: TrainConfig, device: torch.device):
+        from cardsim.envs.selfplay import SelfPlayBatch
+        from experiments.train.dmc import DMC
+        from experiments.train.episodes import EpisodeBuffer
+        from experiments.train.ppo import PPO
+
+        self.run_dir, self.cfg, self.device = Path(run_dir), cfg, device
+        torch.set_num_threads(cfg.torch_threads)
+        torch.manual_seed(cfg.seed)  # the network's initial weights
+        self.rules = cfg.make_rules()
+        kit = games.get(cfg.game)
+        algo_cls = DMC if cfg.algorithm == "dmc" else PPO
+        self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden,
+                                 value_head=algo_cls.value_head).to(device)
+        self.algo = algo_cls(self.net, cfg.algorithm_args(), device)
+        self.batch = SelfPlayBatch(cfg.game, cfg.num_games, self.rules, seed=cfg.seed,
+                                   episode="deal", autoreset="same_step",
+                                   threads=cfg.numba_threads, opponents=cfg.opponents,
+                                   check_actions=False)
+        self.buffer = EpisodeBuffer(cfg.num_games, kit.max_decisions_per_deal(self.rules),
+                                    kit.obs_size, kit.num_actions)
+        self.iteration = 0          # iterations finished
+        self.counts = {"decisions": 0, "samples": 0, "updates": 0, "seconds": 0.0}
+        self.metrics: list[dict] = []
+
+    # --- checkpoints ----------------------------------------------------------------------
+    def restore(self, path: Path) -> None:
+        data = load_checkpoint(path, game=self.cfg.game, rules=self.rules)
+        training = data.get("training") or {}
+        if data["algorithm"] != self.cfg.algorithm or "optimizer" not in training:
+            raise CheckpointError(f"checkpoint {path} is not a {self.cfg.algorithm} training "
+                                  f"checkpoint of this run")
+        if data["network"] != self.net.spec():
+            raise CheckpointError(f"checkpoint {path} holds a network {data['network']}, the "
+                                  f"config asks for {self.net.spec()}")
+        self.net.load_state_dict(data["model"])
+        self.algo.optimizer.load_state_dict(training["optimizer"])
+        self.iteration = int(training["iteration"])
+        self.counts = dict(training["counts"])
+        self.metrics = list(training["metrics"])
+        # what a crash after the checkpoint may have left half-reported is written again
+        self._write_reports(plot=True)
+
+    def _save(self, evaluated: bool) -> None:
+        training = {"optimizer": self.algo.optimizer.state_dict(),
+                    "iteration": self.iteration, "counts": self.counts,
+                    "config": self.cfg.to_dict(), "metrics": self.metrics}
+        blob = checkpoint_bytes(self.net, self.cfg.game, self.rules, self.cfg.algorithm,
+                                training)
+        folder = self.run_dir / "checkpoints"
+        atomic_write_bytes(folder / "latest.pt", blob)
+        if evaluated:
+            atomic_write_bytes(folder / f"iter-{self.iteration:06d}.pt", blob)
+
+    # --- the loop -------------------------------------------------------------------------
+    def run(self, progress: bool = False) -> dict:
+        cfg = self.cfg
+        with tqdm(total=cfg.iterations, initial=self.iteration, disable=not progress,
+                  unit="it") as bar:
+            while self.iteration < cfg.iterations:
+                row = self._one_iteration()
+                bar.set_postfix(loss=row["loss"], dps=f"{row['decisions_per_s']:,.0f}")
+                bar.update(1)
+        return self.summary()
+
+    def _one_iteration(self) -> dict:
+        cfg = self.cfg
+        deal_seed, rng = iteration_seeds(cfg.seed, self.iteration)
+        t0 = time.perf_counter()
+        self.buffer.clear()
+        first = self.batch.reset(deal_seed)
+        self.net.train()
+        out = self.algo.iteration(self.batch, first, self.buffer, cfg.steps_per_iteration, rng)
+        seconds = time.perf_counter() - t0
+        self.iteration += 1
+        for key in ("decisions", "samples", "updates"):
+            self.counts[key] += int(out[key])
+        self.counts["seconds"] += seconds
+        row = {"iteration": self.iteration, **{f"total_{k}": v for k, v in self.counts.items()},
+               **out, "seconds": round(seconds, 4),
+               "decisions_per_s": out["decisions"] / seconds if seconds else None}
+        evaluated = (cfg.eval_every and self.iteration % cfg.eval_every == 0) or \
+            self.iteration == cfg.iterations
+        if evaluated:
+            row["eval"] = self.evaluate()
+        self.metrics.append(row)
+        self._save(bool(evaluated))   # first the checkpoint, then what it reports
+        self._write_reports(plot=bool(evaluated))
+        return row
+
+    # --- evaluation and reports -----------------------------------------------------------
+    def evaluate(self) -> dict:
+        """Duplicate deals of the network (greedy) against each evaluation opponent: the
+        difference in points per deal with its 95% interval (same deals every time)."""
+        from agents.neural.agent import NeuralAgent
+        from experiments.tournament import Tournament
+
+        self.net.eval()
+        me = NeuralAgent(self.cfg.game, net=self.net, label="network")
+        out = {}
+        for spec in self.cfg.eval_opponents:
+            t = Tournament(self.cfg.game, self.rules, [me, spec], deals=self.cfg.eval_deals,
+                           seed=self.cfg.seed)
+            pair = t.run(n_threads=self.cfg.numba_threads)["pairings"][0]
+            out[pair["agents"][1]] = {"difference": pair["difference"],
+                                      "ci95": pair["difference_ci95"],
+                                      "points": pair["mean_points"]}
+        self.net.train()
+        return out
+
+    def _write_reports(self, plot: bool) -> None:
+        """metrics.jsonl and TensorBoard after every iteration; the plot (about a tenth of
+        a second) at evaluations, which include the last iteration."""
+        atomic_write_text(self.run_dir / "metrics.jsonl",
+                          "".join(json.dumps(m) + "\n" for m in self.metrics))
+        _tensorboard(self.run_dir, self.metrics)
+        if plot:
+            _plot(self.run_dir, self.cfg, self.metrics)
+
+    def summary(self) -> dict:
+        last_eval = next((m["eval"] for m in reversed(self.metrics) if "eval" in m), None)
+        return {"run": str(self.run_dir), "algorithm": self.cfg.algorithm,
+                "iterations": self.iteration, **self.counts,
+                "decisions_per_s": self.counts["decisions"] / self.counts["seconds"]
+                if self.counts["seconds"] else None,
+                "checkpoint": str(self.run_dir / "checkpoints" / "latest.pt"),
+                "eval": last_eval}
+
+
+def format_summary(s: dict) -> str:
+    lines = [f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
+             f"decisions ({s['decisions_per_s'] or 0:,.0f}/s), {s['samples']:,} samples, "
+             f"{s['updates']:,} updates"]
+    for opponent, e in (s["eval"] or {}).items():
+        lines.append(f"network - {opponent}: {e['difference']:+.2f} points per deal "
+                     f"(95% interval +-{e['ci95']:.2f})")
+    lines.append(f"checkpoint: {s['checkpoint']}")
+    return "\n".join(lines)
+
+
+def _tensorboard(run_dir: Path, metrics: list[dict]) -> None:
+    """The scalars again for TensorBoard, when its package is installed (rewritten whole,
+    so a resumed run shows no duplicates)."""
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        return
+    import shutil
+
+    folder = run_dir / "tensorboard"
+    shutil.rmtree(folder, ignore_errors=True)
+    with SummaryWriter(str(folder)) as w:
+        for m in metrics:
+            step = m["total_decisions"]
+            for key in ("loss", "policy_loss", "value_loss", "entropy", "decisions_per_s"):
+                if m.get(key) is not None:
+                    w.add_scalar(f"train/{key}", m[key], step)
+            for opponent, e in (m.get("eval") or {}).items():
+                w.add_scalar(f"eval/{opponent}", e["difference"], step)
+
+
+def _plot(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
+    from experiments.run import _figure, _save
+
+    plt = _figure()
+    (run_dir / "plots").mkdir(exist_ok=True)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    x = [m["total_decisions"] for m in metrics if m.get("loss") is not None]
+    ax1.plot(x, [m["loss"] for m in metrics if m.get("loss") is not None])
+    ax1.set_xlabel("self-play decisions")
+    ax1.set_ylabel("loss")
+    ax1.set_title(f"{cfg.name}: {cfg.algorithm} loss")
+    rows = [m for m in metrics if "eval" in m]
+    for opponent in (rows[-1]["eval"] if rows else {}):
+        xs = [m["total_decisions"] for m in rows if opponent in m["eval"]]
+        ys = np.array([m["eval"][opponent]["difference"] for m in rows if opponent in m["eval"]])
+        hs = np.array([m["eval"][opponent]["ci95"] for m in rows if opponent in m["eval"]])
+        ax2.errorbar(xs, ys, yerr=np.nan_to_num(hs), marker="o", capsize=3,
+                     label=f"vs {opponent}")
+    ax2.axhline(0, color="grey", lw=0.8)
+    ax2.set_xlabel("self-play decisions")
+    ax2.set_ylabel("points per deal over the opponent (95%)")
+    ax2.set_title("duplicate evaluation")
+    if rows:
+        ax2.legend()
+    _save(fig, run_dir / "plots" / "learning_curve.png")
+    plt.close(fig)

@@ -1,0 +1,216 @@
+"""``cardsim train``: tiny-budget runs of every ready config, the learners on toy targets,
+checkpoints, resume after an interruption, and config errors."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+from agents.neural import ActionHeadNet, NeuralAgent, load_checkpoint
+from cardsim.errors import CheckpointError, InvalidConfigError
+from experiments.cli import main
+from experiments.train.config import load_config
+from experiments.train.dmc import DMC, DMCArgs
+from experiments.train.episodes import EpisodeBuffer, Samples
+from experiments.train.loop import resume_training, start_training
+from experiments.train.ppo import PPO, PPOArgs
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "train").glob("*.yaml"))
+TINY = dict(num_games=64, steps_per_iteration=40, iterations=2, hidden=[32], eval_every=2,
+            eval_deals=16, torch_threads=1, numba_threads=1)
+
+
+def tiny_config(tmp_path, base: dict | Path, **over) -> Path:
+    data = yaml.safe_load(base.read_text()) if isinstance(base, Path) else dict(base)
+    data.update(TINY)
+    data.update(over)
+    args = data.setdefault("args", {})
+    for key in ("batch_size", "minibatch_size"):
+        if key in args or key == ("batch_size" if data["algorithm"] == "dmc" else
+                                  "minibatch_size"):
+            args[key] = 512
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_ready_configs_cover_both_games_and_algorithms():
+    seen = {(load_config(p).game, load_config(p).algorithm) for p in CONFIGS}
+    assert seen == {("debertz", "dmc"), ("debertz", "ppo"), ("barbu", "dmc"), ("barbu", "ppo")}
+    assert any(load_config(p).rules.get("teams") for p in CONFIGS)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
+    run_dir, summary = start_training(tiny_config(tmp_path, path), tmp_path / "runs")
+    lines = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert [m["iteration"] for m in lines] == [1, 2]
+    assert summary["decisions"] == 2 * 64 * 40 and summary["samples"] > 0
+    assert set(lines[-1]["eval"]) == {"random", "heuristic"}
+    e = lines[-1]["eval"]["random"]
+    assert np.isfinite(e["difference"]) and e["ci95"] > 0
+    assert (run_dir / "plots" / "learning_curve.png").stat().st_size > 1000
+    assert (run_dir / "checkpoints" / "iter-000002.pt").is_file()
+    cfg = yaml.safe_load((run_dir / "config.yaml").read_text())
+    meta = json.loads((run_dir / "meta.json").read_text())
+    assert cfg["algorithm"] == meta["algorithm"] and meta["rules_hash"]
+    # the checkpoint plays wherever agents do
+    agent = NeuralAgent(cfg["game"], {"checkpoint": str(run_dir / "checkpoints/latest.pt")})
+    data = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
+    assert data["training"]["counts"]["decisions"] == summary["decisions"]
+    assert data["training"]["config"] == cfg and agent.net.hidden == (32,)
+
+
+def test_dmc_fits_known_action_values():
+    # Q(s, a) = s . w_a on random states: the loss falls by far from its start
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    net = ActionHeadNet(20, 5, (64,))
+    dmc = DMC(net, DMCArgs(learning_rate=0.003, batch_size=512), torch.device("cpu"))
+    w = rng.normal(size=(20, 5)).astype(np.float32)
+    losses = []
+    for _ in range(300):
+        obs = rng.random((512, 20), dtype=np.float32)
+        a = rng.integers(0, 5, 512)
+        s = Samples(obs, np.ones((512, 5), bool), a, (obs @ w)[np.arange(512), a],
+                    np.zeros(512, np.float32))
+        losses.append(dmc.learn(s))
+    assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
+
+
+def test_ppo_learns_the_rewarded_legal_action():
+    # a bandit: action (state id mod 3) pays 1; action 4 is never legal. Sampling from the
+    # policy, the share of rewarded choices rises from about 1/4 towards 1.
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    net = ActionHeadNet(3, 5, (32,), value_head=True)
+    ppo = PPO(net, PPOArgs(learning_rate=0.01, minibatch_size=256, entropy_coef=0.0),
+              torch.device("cpu"))
+    legal = np.ones((1024, 5), bool)
+    legal[:, 4] = False
+
+    def rewarded_share():
+        ids = rng.integers(0, 3, 1024)
+        obs = np.eye(3, dtype=np.float32)[ids]
+        a, logp = ppo.choose(obs, legal, rng)
+        assert legal[np.arange(1024), a].all()
+        return obs, a, logp, (a == ids).astype(np.float32)
+
+    first = rewarded_share()[3].mean()
+    for _ in range(30):
+        obs, a, logp, ret = rewarded_share()
+        t = {"obs": torch.from_numpy(obs), "legal": torch.from_numpy(legal),
+             "action": torch.from_numpy(a), "ret": torch.from_numpy(ret),
+             "extra": torch.from_numpy(logp.astype(np.float32))}
+        with torch.no_grad():
+            old_value = net.forward_with_value(t["obs"])[1]
+        for lo in range(0, 1024, 256):
+            ppo._update(t, old_value, torch.arange(lo, lo + 256))
+    assert first < 0.4 and rewarded_share()[3].mean() > 0.9
+
+
+def test_episode_buffer_returns_each_decision_its_seats_deal_score():
+    buf = EpisodeBuffer(2, 4, 3, 2)
+    legal = np.ones((2, 2), bool)
+    for t, seats in enumerate(([0, 1], [1, 0], [0, 1])):
+        buf.record(np.full((2, 3), t, np.float32), legal, np.array(seats), np.array([t, t]))
+        done = np.array([t == 1, t == 2])
+        rewards = np.zeros((2, 4), np.float32)
+        rewards[done] = [5, -5, 0, 0]
+        out = buf.finish(rewards, done)
+        if t == 1:  # game 0's deal ended after two decisions: seat 0 then seat 1
+            assert out.ret.tolist() == [5, -5] and out.obs[:, 0].tolist() == [0, 1]
+        if t == 2:  # game 1: seats 1, 0, 1; game 0's new deal is still running
+            assert out.ret.tolist() == [-5, 5, -5] and out.action.tolist() == [0, 1, 2]
+    assert buf.length.tolist() == [1, 0]
+
+
+def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch):
+    from experiments.train import loop
+
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc", seed=3,
+                eval_opponents=["random"])
+    config = tiny_config(tmp_path, base, iterations=3, eval_every=1)
+    whole_dir, whole = start_training(config, tmp_path / "whole")
+
+    saves = {"n": 0}
+    real_save = loop.Trainer._save
+
+    def crash_after_two(self, evaluated):
+        real_save(self, evaluated)
+        saves["n"] += 1
+        if saves["n"] == 2:  # killed after the second checkpoint, before its report
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(loop.Trainer, "_save", crash_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        start_training(config, tmp_path / "cut")
+    monkeypatch.setattr(loop.Trainer, "_save", real_save)
+    cut_dir = next((tmp_path / "cut").iterdir())
+    # a half-written checkpoint beside the last good one changes nothing
+    (cut_dir / "checkpoints" / ".latest.pt.tmp").write_bytes(b"partial")
+    assert len((cut_dir / "metrics.jsonl").read_text().splitlines()) == 1
+    _, resumed = resume_training(cut_dir)
+
+    def lines(d):
+        out = [json.loads(x) for x in (d / "metrics.jsonl").read_text().splitlines()]
+        for m in out:  # timings differ between runs
+            for k in ("seconds", "total_seconds", "decisions_per_s"):
+                m.pop(k)
+        return out
+
+    assert lines(cut_dir) == lines(whole_dir)
+    a = load_checkpoint(whole_dir / "checkpoints" / "latest.pt")["model"]
+    b = load_checkpoint(cut_dir / "checkpoints" / "latest.pt")["model"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert resumed["decisions"] == whole["decisions"]
+
+
+def test_resume_refuses_a_checkpoint_of_other_rules(tmp_path):
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
+                eval_opponents=["random"])
+    run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1), tmp_path / "runs")
+    cfg = yaml.safe_load((run_dir / "config.yaml").read_text())
+    cfg["rules"] = {"players": 3}
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg))
+    with pytest.raises(CheckpointError, match="other rules"):
+        resume_training(run_dir)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"epochs": 2}, "unknown config key 'epochs'"),
+    ({"args": {"epochs": 2}}, "unknown dmc argument 'epochs'"),
+    ({"args": {"epsilon": 2.0}}, "epsilon must be in [0, 1]"),
+    ({"args": {"batch_size": "many"}}, "allowed: int"),
+    ({"algorithm": "a2c"}, "allowed: dmc, ppo"),
+    ({"device": "tpu"}, "allowed: cpu, cuda"),
+    ({"hidden": [0]}, "positive layer widths"),
+    ({"eval_opponents": ["nobody"]}, "unknown debertz agent 'nobody'"),
+])
+def test_bad_configs_are_refused_naming_the_key(tmp_path, capsys, change, words):
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc")
+    base.update(change)
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(base))
+    with pytest.raises(InvalidConfigError) as e:
+        load_config(path)
+    assert words in str(e.value) and str(path) in str(e.value)
+    assert main(["train", str(path), "--out", str(tmp_path)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not any(p.is_dir() for p in tmp_path.iterdir())  # no run directory was made
+
+
+def test_train_command_prints_the_summary_and_resumes(tmp_path, capsys):
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="ppo",
+                eval_opponents=["random"])
+    path = tiny_config(tmp_path, base, iterations=1)
+    assert main(["train", str(path), "--out", str(tmp_path / "runs")]) == 0
+    out = capsys.readouterr().out
+    assert "ppo: 1 iterations" in out and "network - random" in out
+    run_dir = out.strip().splitlines()[-1].split(": ", 1)[1]
+    assert main(["train", "--resume", run_dir]) == 0  # finished: nothing more to do
+    assert "ppo: 1 iterations" in capsys.readouterr().out
+    assert main(["train", str(path), "--resume", run_dir]) == 2
