@@ -292,7 +292,7 @@ def _plot(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
     ax2.set_xlabel("self-play decisions")
     ax2.set_ylabel("points per deal over the opponent (95%)")
     ax2.set_title("duplicate evaluation")
-    if rows:
+    if rows and rows[-1]["eval"]:
         ax2.legend()
     _save(fig, run_dir / "plots" / "learning_curve.png")
     plt.close(fig)
