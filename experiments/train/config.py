@@ -13,6 +13,7 @@
     iterations: 100               # the training budget
     hidden: [256, 256, 256]       # the network's trunk
     opponents: null               # compiled agents in some seats (else all self-play)
+    pool_share: 0.0               # share of games against an earlier checkpoint of the run
     eval_every: 10                # iterations between duplicate evaluations (0: none)
     eval_deals: 2000              # duplicate deals per evaluation opponent
     eval_opponents: [random, heuristic]
@@ -51,6 +52,7 @@ class TrainConfig:
     iterations: int = 100
     hidden: list = field(default_factory=lambda: [256, 256, 256])
     opponents: Any = None
+    pool_share: float = 0.0
     eval_every: int = 10
     eval_deals: int = 2000
     eval_opponents: list = field(default_factory=lambda: ["random", "heuristic"])
@@ -154,6 +156,10 @@ def _validate(data: Any) -> TrainConfig:
     _check_int("iterations", cfg.iterations, 1)
     _check_int("eval_every", cfg.eval_every, 0)
     _check_int("eval_deals", cfg.eval_deals, 1)
+    if (isinstance(cfg.pool_share, bool) or not isinstance(cfg.pool_share, (int, float))
+            or not 0 <= cfg.pool_share <= 1):
+        raise InvalidConfigError(f"config key 'pool_share' has invalid value "
+                                 f"{cfg.pool_share!r}; allowed: a number in [0, 1]")
     if (not isinstance(cfg.hidden, list) or not cfg.hidden
             or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in cfg.hidden)):
         raise InvalidConfigError(f"config key 'hidden' must be a non-empty list of positive "

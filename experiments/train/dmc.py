@@ -9,7 +9,9 @@ in the deal (reward_scale x recorded points); the network regresses Q(s, a) on G
 squared error. Samples are used once, as they arrive, ``batch_size`` at a time.
 
 Opponents: ``opponents`` of the config seats compiled agents (heuristic, random) in some
-seats inside the batch; then only the learner's seats make samples.
+seats inside the batch; ``pool_share`` of the games have the learner in one seat (or side)
+against an earlier checkpoint of the run (``experiments.train.loop``). Only the learner's
+decisions make samples.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class DMC:
         return loss.item()
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
-                  rng: np.random.Generator) -> dict:
+                  rng: np.random.Generator, pool=None) -> dict:
         """``steps`` decision steps of self-play, learning from each ended deal's decisions
         as soon as ``batch_size`` of them are waiting; what is left at the end is learnt
         from in a last, smaller step (nothing is dropped)."""
@@ -94,7 +96,7 @@ class DMC:
                 count[0] = sum(len(w.ret) for w in waiting)
 
         decisions = play_steps(batch, first_step, buffer, steps,
-                               lambda o, m: self.choose(o, m, rng), consume)
+                               lambda o, m: self.choose(o, m, rng), consume, pool)
         self._learn_from(waiting, losses, final=True)
         n = sum(k for _, k in losses)
         return {"decisions": decisions, "samples": n, "updates": len(losses),

@@ -47,19 +47,23 @@ class EpisodeBuffer:
         self.length[:] = 0
         self.score[:] = 0.0
 
-    def record(self, obs, legal, seats, actions, extra=None) -> None:
-        """The decision every game makes now (before the batch steps)."""
-        pos = self.length
-        if pos.max() >= self.max_len:  # cannot happen within the rules' decision bound
+    def record(self, obs, legal, seats, actions, extra=None, keep=None) -> None:
+        """The decision every game makes now (before the batch steps); with ``keep``, only
+        those of the games it marks (the others are an opponent's, not learnt from)."""
+        r = self._rows if keep is None else np.flatnonzero(keep)
+        if keep is not None:
+            obs, legal, seats, actions = obs[r], legal[r], seats[r], actions[r]
+            extra = None if extra is None else extra[r]
+        pos = self.length[r]
+        if pos.size and pos.max() >= self.max_len:  # not within the rules' decision bound
             raise RuntimeError(f"an episode ran past {self.max_len} decisions")
-        r = self._rows
         self.obs[r, pos] = obs
         self.legal[r, pos] = legal
         self.action[r, pos] = actions
         self.seat[r, pos] = seats
         if extra is not None:
             self.extra[r, pos] = extra
-        self.length += 1
+        self.length[r] += 1
 
     def finish(self, rewards, done) -> Samples | None:
         """Add the step's rewards; the decisions of episodes that ended, with returns."""
@@ -83,15 +87,26 @@ def concat(parts: list[Samples]) -> Samples:
     return Samples(*(np.concatenate(x) for x in zip(*parts)))
 
 
-def play_steps(batch, step, buffer: EpisodeBuffer, steps: int, choose, consume) -> int:
+def play_steps(batch, step, buffer: EpisodeBuffer, steps: int, choose, consume,
+               pool=None) -> int:
     """Play ``steps`` decision steps of every game of ``batch`` from ``step`` (what its
-    ``reset`` returned), the seats
-    the batch leaves to the caller deciding by ``choose(obs, legal) -> (actions, extra)``
-    (one call for the whole batch); the decisions of every episode that ends go to
-    ``consume(samples)``. Returns how many decisions were made."""
+    ``reset`` returned), the seats the batch leaves to the caller deciding by
+    ``choose(obs, legal) -> (actions, extra)`` (one call for the whole batch); the decisions
+    of every episode that ends go to ``consume(samples)``. ``pool``: None, or
+    ``(seats, act)`` where ``seats[i, s]`` marks the seats of game i played by an opponent
+    network ``act(obs, legal) -> actions`` (its decisions are played, not learnt from).
+    Returns how many decisions were made."""
+    rows = np.arange(batch.num_games)
     for _ in range(steps):
         actions, extra = choose(step.obs, step.legal)
-        buffer.record(step.obs, step.legal, step.seats, actions, extra)
+        keep = None
+        if pool is not None:
+            theirs = pool[0][rows, step.seats]
+            keep = ~theirs
+            if theirs.any():
+                actions = actions.copy()
+                actions[theirs] = pool[1](step.obs[theirs], step.legal[theirs])
+        buffer.record(step.obs, step.legal, step.seats, actions, extra, keep)
         step = batch.step(actions)
         samples = buffer.finish(step.rewards, step.done)
         if samples is not None:

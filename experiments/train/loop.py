@@ -6,7 +6,7 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
     meta.json                 rules hash, observation spec hash, seed, git commit, versions
     checkpoints/latest.pt     network, optimizer, counters, config, rules, observation spec
                               and every metrics line so far (rewritten after each iteration)
-    checkpoints/iter-N.pt     a copy at each evaluation
+    checkpoints/iter-N.pt     a copy at each evaluation (also the opponent pool)
     metrics.jsonl             one line per iteration: loss, samples, throughput, evaluation
     plots/learning_curve.png  loss and the evaluation differences with their 95% intervals
     tensorboard/              the same scalars, when the tensorboard package is installed
@@ -20,6 +20,11 @@ checkpoint and gives the same network as a run never interrupted (same threads a
 torch's CPU kernels are deterministic for a fixed thread count, CUDA ones need not be).
 Metrics are reported only once the checkpoint holding them is written, so a resumed run
 loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint.
+
+Opponent pool (``pool_share`` > 0): in that share of the games the learner holds one seat
+(or side), seat ``i % players`` in game i, and the other seats are played greedily by one
+earlier checkpoint ``iter-N.pt`` of the run, drawn each iteration (seeded by the
+iteration); until the first evaluation has written one, every game is self-play.
 """
 
 from __future__ import annotations
@@ -130,6 +135,8 @@ class Trainer:
                                    check_actions=False)
         self.buffer = EpisodeBuffer(cfg.num_games, kit.max_decisions_per_deal(self.rules),
                                     kit.obs_size, kit.num_actions)
+        self.pool_seats = self._pool_seats(kit)
+        self._pool_nets: dict[str, object] = {}
         self.iteration = 0          # iterations finished
         self.counts = {"decisions": 0, "samples": 0, "updates": 0, "seconds": 0.0}
         self.metrics: list[dict] = []
@@ -159,9 +166,9 @@ class Trainer:
         blob = checkpoint_bytes(self.net, self.cfg.game, self.rules, self.cfg.algorithm,
                                 training)
         folder = self.run_dir / "checkpoints"
-        atomic_write_bytes(folder / "latest.pt", blob)
-        if evaluated:
+        if evaluated:  # before latest.pt: a redone iteration finds the same pool
             atomic_write_bytes(folder / f"iter-{self.iteration:06d}.pt", blob)
+        atomic_write_bytes(folder / "latest.pt", blob)
 
     # --- the loop -------------------------------------------------------------------------
     def run(self, progress: bool = False) -> dict:
@@ -181,7 +188,11 @@ class Trainer:
         self.buffer.clear()
         first = self.batch.reset(deal_seed)
         self.net.train()
-        out = self.algo.iteration(self.batch, first, self.buffer, cfg.steps_per_iteration, rng)
+        pool, opponent = self._pool()
+        out = self.algo.iteration(self.batch, first, self.buffer, cfg.steps_per_iteration, rng,
+                                  pool)
+        if opponent:
+            out["pool_opponent"] = opponent
         seconds = time.perf_counter() - t0
         self.iteration += 1
         for key in ("decisions", "samples", "updates"):
@@ -198,6 +209,38 @@ class Trainer:
         self._save(bool(evaluated))   # first the checkpoint, then what it reports
         self._write_reports(plot=bool(evaluated))
         return row
+
+    # --- the opponent pool ----------------------------------------------------------------
+    def _pool_seats(self, kit):
+        """(num_games, 4) bool: the seats an earlier checkpoint plays (None without a pool)."""
+        n = round(self.cfg.pool_share * self.cfg.num_games)
+        if n == 0:
+            return None
+        players = kit.players(self.rules)
+        side = np.array([kit.side_of(self.rules, s) for s in range(players)] +
+                        [-1] * (4 - players))
+        seats = np.zeros((self.cfg.num_games, 4), dtype=np.bool_)
+        learner = np.arange(n) % players
+        seats[:n, :players] = side[None, :players] != side[learner][:, None]
+        return seats
+
+    def _pool(self):
+        """This iteration's pool: (seats, act) and the checkpoint's name, or (None, None)."""
+        if self.pool_seats is None:
+            return None, None
+        folder = self.run_dir / "checkpoints"
+        done = sorted(p for p in folder.glob("iter-*.pt")
+                      if int(p.stem.split("-")[1]) <= self.iteration)
+        if not done:
+            return None, None
+        pick = np.random.default_rng([self.cfg.seed, self.iteration, 7]).integers(len(done))
+        path = done[pick]
+        if path.name not in self._pool_nets:
+            from agents.neural.agent import NeuralAgent
+
+            net = load_checkpoint(path, self.cfg.game, self.rules)["net"].to(self.device)
+            self._pool_nets[path.name] = NeuralAgent(self.cfg.game, net=net).act
+        return (self.pool_seats, self._pool_nets[path.name]), path.name
 
     # --- evaluation and reports -----------------------------------------------------------
     def evaluate(self) -> dict:

@@ -74,11 +74,11 @@ class PPO:
         return actions, logp[np.arange(len(actions)), actions]
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
-                  rng: np.random.Generator) -> dict:
+                  rng: np.random.Generator, pool=None) -> dict:
         """``steps`` decision steps of self-play with the current policy, then the update."""
         parts: list[Samples] = []
         decisions = play_steps(batch, first_step, buffer, steps,
-                               lambda o, m: self.choose(o, m, rng), parts.append)
+                               lambda o, m: self.choose(o, m, rng), parts.append, pool)
         if not parts:
             return {"decisions": decisions, "samples": 0, "updates": 0, "loss": None}
         data = concat(parts)

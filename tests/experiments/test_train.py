@@ -133,7 +133,8 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
 
     base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc", seed=3,
                 eval_opponents=["random"])
-    config = tiny_config(tmp_path, base, iterations=3, eval_every=1)
+    # with an opponent pool: from iteration 2 half the games meet an earlier checkpoint
+    config = tiny_config(tmp_path, base, iterations=3, eval_every=1, pool_share=0.5)
     whole_dir, whole = start_training(config, tmp_path / "whole")
 
     saves = {"n": 0}
@@ -163,6 +164,12 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
         return out
 
     assert lines(cut_dir) == lines(whole_dir)
+    rows = lines(whole_dir)
+    assert "pool_opponent" not in rows[0]
+    assert rows[1]["pool_opponent"] == "iter-000001.pt"
+    assert rows[2]["pool_opponent"] in ("iter-000001.pt", "iter-000002.pt")
+    # the pool's decisions are played, not learnt from
+    assert rows[1]["samples"] < 0.85 * rows[0]["samples"]
     a = load_checkpoint(whole_dir / "checkpoints" / "latest.pt")["model"]
     b = load_checkpoint(cut_dir / "checkpoints" / "latest.pt")["model"]
     assert all(torch.equal(a[k], b[k]) for k in a)
@@ -188,6 +195,7 @@ def test_resume_refuses_a_checkpoint_of_other_rules(tmp_path):
     ({"algorithm": "a2c"}, "allowed: dmc, ppo"),
     ({"device": "tpu"}, "allowed: cpu, cuda"),
     ({"hidden": [0]}, "positive layer widths"),
+    ({"pool_share": 1.5}, "allowed: a number in [0, 1]"),
     ({"eval_opponents": ["nobody"]}, "unknown debertz agent 'nobody'"),
 ])
 def test_bad_configs_are_refused_naming_the_key(tmp_path, capsys, change, words):
