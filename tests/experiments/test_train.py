@@ -222,3 +222,15 @@ def test_train_command_prints_the_summary_and_resumes(tmp_path, capsys):
     assert main(["train", "--resume", run_dir]) == 0  # finished: nothing more to do
     assert "ppo: 1 iterations" in capsys.readouterr().out
     assert main(["train", str(path), "--resume", run_dir]) == 2
+
+
+def test_readme_training_config_is_valid():
+    from experiments.train.config import config_from_dict
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### Training neural agents"):]
+    block = section[section.index("```yaml") + 7:section.index("```", section.index("```yaml")
+                                                               + 7)]
+    cfg = config_from_dict(yaml.safe_load(block))
+    assert cfg.to_dict() == load_config(CONFIGS[[p.name for p in CONFIGS]
+                                                .index("debertz_2p_dmc.yaml")]).to_dict()
