@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from cardsim.errors import InvalidConfigError
+from experiments.config import yaml_problem
 
 ALGORITHMS = ("dmc", "ppo")
 DEVICES = ("cpu", "cuda")
@@ -179,12 +180,6 @@ def _validate(data: Any) -> TrainConfig:
 
         SelfPlayBatch(cfg.game, 1, rules, opponents=cfg.opponents)  # seats and agents known
     return cfg
-
-
-def yaml_problem(e: yaml.YAMLError) -> str:
-    from experiments.config import yaml_problem as problem
-
-    return problem(e)
 
 
 def read_yaml(path: Path) -> Any:

@@ -234,3 +234,34 @@ def test_readme_training_config_is_valid():
     cfg = config_from_dict(yaml.safe_load(block))
     assert cfg.to_dict() == load_config(CONFIGS[[p.name for p in CONFIGS]
                                                 .index("debertz_2p_dmc.yaml")]).to_dict()
+
+
+def test_resume_after_kill_9(tmp_path):
+    # a real crash: the training process is killed (SIGKILL) once its first checkpoint is
+    # on disk; the resumed run reports every iteration once, in order, to the end
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    base = dict(name="k", game="debertz", rules={"players": 2}, algorithm="dmc",
+                eval_opponents=["random"])
+    config = tiny_config(tmp_path, base, iterations=6, eval_every=3, steps_per_iteration=200)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "train", str(config),
+                             "--out", str(tmp_path / "runs")], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and not list(
+            (tmp_path / "runs").glob("*/checkpoints/latest.pt")):
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    run_dir = next((tmp_path / "runs").iterdir())
+    before = load_checkpoint(run_dir / "checkpoints" / "latest.pt")["training"]["iteration"]
+    _, summary = resume_training(run_dir)
+    rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert 1 <= before < 6 and [m["iteration"] for m in rows] == [1, 2, 3, 4, 5, 6]
+    assert summary["decisions"] == 6 * 64 * 200
