@@ -141,3 +141,20 @@ def test_command_line_reports_a_bad_checkpoint_in_one_line(tmp_path, capsys, cas
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert str(path) in err
     assert ("other rules" if case == "rules" else "cannot be read") in err
+
+
+def test_neural_agent_in_an_experiment_config(tmp_path, capsys):
+    import yaml
+
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+    config = tmp_path / "t.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "t", "kind": "tournament", "game": "debertz", "rules": {"players": 2},
+        "agents": [{"name": "neural", "checkpoint": str(path)}, "heuristic"], "deals": 30}))
+    assert main(["run", str(config), "--out", str(tmp_path / "runs")]) == 0
+    assert "neural" in capsys.readouterr().out
+    truncate(path)
+    assert main(["run", str(config), "--out", str(tmp_path / "runs2")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "cannot be read" in err and str(path) in err

@@ -265,3 +265,34 @@ def test_resume_after_kill_9(tmp_path):
     rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert 1 <= before < 6 and [m["iteration"] for m in rows] == [1, 2, 3, 4, 5, 6]
     assert summary["decisions"] == 6 * 64 * 200
+
+
+def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch):
+    # tensorboard is optional: a stand-in SummaryWriter records what the run writes
+    import sys
+    import types
+
+    written = []
+
+    class Writer:
+        def __init__(self, folder):
+            self.folder = folder
+
+        def add_scalar(self, tag, value, step):
+            written.append((tag, value, step))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            Path(self.folder).mkdir(parents=True, exist_ok=True)
+
+    monkeypatch.setitem(sys.modules, "torch.utils.tensorboard",
+                        types.SimpleNamespace(SummaryWriter=Writer))
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
+                eval_opponents=["random"])
+    run_dir, summary = start_training(tiny_config(tmp_path, base), tmp_path / "runs")
+    assert (run_dir / "tensorboard").is_dir()
+    tags = {t for t, _, _ in written}
+    assert {"train/loss", "train/decisions_per_s", "eval/random"} <= tags
+    assert max(s for _, _, s in written) == summary["decisions"]
