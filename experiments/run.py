@@ -10,7 +10,8 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
     deals/           per-deal results, one .npy per chunk (tournaments with per_deal: true)
     metrics.jsonl    one line per finished chunk: progress and the running estimate
                      (appended as chunks finish)
-    results.csv      the results table
+    results.csv      the results table (one row per agent)
+    pairings.csv     tournaments: the paired differences (per Barbu contract when forced)
     summary.json     everything the table shows, and more
     table.txt        the printed table
     plots/           PNGs: the score difference settling with its 95% band as deals
@@ -277,6 +278,7 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
     atomic_write_json(run_dir / "summary.json", result)
     atomic_write_text(run_dir / "table.txt", table + "\n")
     atomic_write_text(run_dir / "results.csv", _tournament_csv(result))
+    atomic_write_text(run_dir / "pairings.csv", _pairings_csv(result))
     _tournament_plots(run_dir, t)
     return json_ready(result)
 
@@ -311,17 +313,33 @@ def _chunk_metrics(t, k, lo, hi, resumed, elapsed) -> dict:
 
 
 def _tournament_csv(result: dict) -> str:
+    """``results.csv``: one row per agent."""
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["agent", "items", "points_per_deal", "ci95", "win_rate"])
     for r in result["agents"]:
         w.writerow([r["agent"], r["items"], _cell(r["points_per_deal"]), _cell(r["ci95"]),
                     _cell(r["win_rate"])])
-    w.writerow([])
-    w.writerow(["agent_a", "agent_b", "items", "difference", "ci95", "significant"])
+    return buf.getvalue()
+
+
+def _pairings_csv(result: dict) -> str:
+    """``pairings.csv``: one row per pairing (contract ``all``), then with Barbu contracts
+    forced one row per pairing and contract."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["agent_a", "agent_b", "contract", "items", "points_a", "points_b",
+                "difference", "ci95", "significant"])
     for p in result["pairings"]:
-        w.writerow([*p["agents"], p["items"], _cell(p["difference"]),
+        a, b = p["agents"]
+        w.writerow([a, b, "all", p["items"], _cell(p["mean_points"][0]),
+                    _cell(p["mean_points"][1]), _cell(p["difference"]),
                     _cell(p["difference_ci95"]), p["significant"]])
+        for row in p.get("by_contract") or []:
+            half = row["difference_ci95"]
+            w.writerow([a, b, row["contract"], row["items"], _cell(row["mean_points"][0]),
+                        _cell(row["mean_points"][1]), _cell(row["difference"]), _cell(half),
+                        half is not None and abs(row["difference"]) > half])
     return buf.getvalue()
 
 

@@ -318,7 +318,9 @@ def format_table(result: dict) -> str:
                          f"({row['items']:,} deals)")
     if result.get("ratings"):
         lines.append("")
-        lines.append("OpenSkill ratings (mu - 3 sigma):")
+        lines.append("OpenSkill ratings (mu - 3 sigma), from items won, not points: an agent "
+                     "that wins often by little and")
+        lines.append("loses rarely by much can rate above one with more points per deal.")
         for r in result["ratings"]:
             lines.append(f"  {r['agent']:<{width}}{r['ordinal']:8.2f}  (mu {r['mu']:.2f}, "
                          f"sigma {r['sigma']:.2f})")

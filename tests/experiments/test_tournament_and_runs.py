@@ -207,3 +207,23 @@ def test_barbu_patterns_rotate_the_lone_agent_through_all_seats():
     pat = seating_patterns(BarbuRules(), 0, 1)
     assert pat.shape == (8, 4)
     assert sorted((pat == 0).sum(axis=1).tolist()) == [1, 1, 1, 1, 3, 3, 3, 3]
+
+
+def test_results_and_pairings_are_one_table_each(tmp_path):
+    """results.csv holds the agents, pairings.csv the paired differences, each one table
+    with one header (Barbu contracts forced: a row per contract)."""
+    import csv
+
+    from experiments.run import _pairings_csv, _tournament_csv
+    from experiments.tournament import tournament
+
+    from cardsim.barbu.rules import BarbuRules
+
+    result = tournament("barbu", BarbuRules(), ["heuristic", "random"], deals=28, seed=2,
+                        by_contract=True)
+    agents = list(csv.reader(_tournament_csv(result).splitlines()))
+    assert agents[0][0] == "agent" and len(agents) == 3 and all(agents)
+    pairs = list(csv.reader(_pairings_csv(result).splitlines()))
+    assert pairs[0][:3] == ["agent_a", "agent_b", "contract"]
+    assert [row[2] for row in pairs[1:]][0] == "all" and len(pairs) == 2 + 7
+    assert all(len(row) == len(pairs[0]) for row in pairs)
