@@ -35,9 +35,10 @@ CASES = (  # (label, rules, cards played in the deal)
 
 
 def positions(rules, count, plays, seed=1):
-    """Positions of random play with ``plays`` cards played in the first deal of a game."""
+    """``count`` positions of random play with ``plays`` cards played in the first deal of a
+    game (a list of state rows), and the packed rules."""
     R = rules.pack()
-    rng = np.array([np.uint64(seed)], dtype=np.uint64)
+    rng = np.array([np.uint64(12345 + seed)], dtype=np.uint64)
     out = []
     game = 0
     while len(out) < count:
@@ -49,7 +50,7 @@ def positions(rules, count, plays, seed=1):
                 out.append(st.copy())
                 break
             E.step(st, R, random_bit(E.legal_mask(st, R), rng, 0))
-    return R, np.array(out)
+    return R, out
 
 
 @njit(cache=True)
@@ -79,6 +80,7 @@ def main(argv=None):
     rng = np.ones(1, dtype=np.uint64)
     for label, kw, plays in CASES:
         R, P = positions(DebertzRules(**kw), args.positions, plays)
+        P = np.array(P)
         draw_many(P[:1], R, 1, rng)  # compile outside the timing
         t = time.perf_counter()
         draws = draw_many(P, R, args.samples, rng)

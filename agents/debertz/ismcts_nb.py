@@ -63,21 +63,15 @@ def ismcts_action(st, R, mask, params, rng, i):
     visits = np.zeros(size, dtype=np.float64)
     avail = np.zeros(size, dtype=np.float64)
     total = np.zeros(size, dtype=np.float64)
-    kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = S.new_ways()
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(32, dtype=np.int64)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     path = np.zeros(200, dtype=np.int64)
     results = np.zeros(4, dtype=np.float64)
-    S.knowledge(st, R, me, kn)
-    S.count_completions(kn, ways)
+    kn, ways = S.prepare(st, R, me)
     nodes = 1
     start = now_ms() if params[P_MS] > 0 else 0.0
     for it in range(iterations):
-        if S.draw_deal(st, R, kn, ways, rng, i, held, buf) < 0:
+        if S.sample_deal(st, R, kn, ways, rng, i, deal) < 0:
             break
-        S.write_deal(st, R, kn, held, rng, i, deal)
         node = 0
         depth = 0
         expanded = False

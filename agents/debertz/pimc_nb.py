@@ -71,23 +71,17 @@ def pimc_action(st, R, mask, params, rng, i):
 def play_by_solving(st, R, mask, params, rng, i):
     me = st[L.TURN]
     samples = max(1, int(params[P_SAMPLES]))
-    kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = S.new_ways()
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(32, dtype=np.int64)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     tt = V.new_table(table_bits(st, R))
     values = np.zeros(32, dtype=np.int64)
     total = np.zeros(32, dtype=np.float64)
-    S.knowledge(st, R, me, kn)
-    S.count_completions(kn, ways)
+    kn, ways = S.prepare(st, R, me)
     side = side_of(me, R[L.R_TEAMS])
     start = now_ms() if params[P_MS] > 0 else 0.0
     for k in range(samples):
-        if S.draw_deal(st, R, kn, ways, rng, i, held, buf) < 0:
+        if S.sample_deal(st, R, kn, ways, rng, i, deal) < 0:
             break  # no consistent deal: cannot happen in a real position
-        S.write_deal(st, R, kn, held, rng, i, deal)
         V.position_of(deal, R, side, pos)
         pos[V.P_BUDGET] = int(params[P_NODES])
         V.solve_root(pos, tt, values)
@@ -132,21 +126,15 @@ def rollout_value(deal, R, side, rng, i):
 def choose_by_rollouts(st, R, mask, params, rng, i):
     me = st[L.TURN]
     samples = max(1, int(params[P_SAMPLES]))
-    kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = S.new_ways()
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(32, dtype=np.int64)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
-    S.knowledge(st, R, me, kn)
-    S.count_completions(kn, ways)
+    kn, ways = S.prepare(st, R, me)
     side = side_of(me, R[L.R_TEAMS])
     start = now_ms() if params[P_MS] > 0 else 0.0
     for k in range(samples):
-        if S.draw_deal(st, R, kn, ways, rng, i, held, buf) < 0:
+        if S.sample_deal(st, R, kn, ways, rng, i, deal) < 0:
             break
-        S.write_deal(st, R, kn, held, rng, i, deal)
         m = mask
         while m != 0:
             a = lowest_bit(m)

@@ -40,7 +40,7 @@ from numba import njit, prange
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_strength, settle_melds
-from cardsim.debertz.melds_nb import meld_summary, run_kind
+from cardsim.debertz.melds_nb import list_runs, meld_summary, run_kind
 from cardsim.debertz.tables import TRUMPS_BEATING
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.rng_nb import below, next_u64
@@ -75,19 +75,14 @@ FACTORIAL = np.array([float(np.prod(np.arange(1, k + 1, dtype=np.float64))) for 
 
 
 def _signature_table():
-    """Per suit byte: its runs of 3+ cards, 4 bits per run length 3..8 (run_signature)."""
+    """Per suit byte: its runs of 3+ cards, 4 bits per run length 3..8 (run_signature).
+    Built from ``melds_nb.list_runs`` itself."""
     table = np.zeros(256, dtype=np.int64)
+    runs = np.zeros((4, 3), dtype=np.int64)
+    list_runs_py = getattr(list_runs, "py_func", list_runs)  # plain Python: no compiling here
     for b in range(256):
-        rank = 0
-        while rank < 8:
-            if b >> rank & 1:
-                start = rank
-                while rank < 8 and (b >> rank & 1):
-                    rank += 1
-                if rank - start >= 3:
-                    table[b] += 1 << (4 * (rank - start - 3))
-            else:
-                rank += 1
+        for k in range(list_runs_py(b, runs)):
+            table[b] += 1 << (4 * (runs[k, 2] - 3))
     return table
 
 
@@ -103,29 +98,20 @@ def run_signature(hand):
             + SUIT_SIGNATURE[ix((hand >> 16) & 0xFF)] + SUIT_SIGNATURE[ix((hand >> 24) & 0xFF)])
 
 
-@njit(cache=True)
+@njit(cache=True, **WITH_REFCOUNT)
 def best_run_cards(hand, trump, debertz_trump_only, trump_wins_tie):
     """The cards of a hand's highest sequence (D6.2), the meld shown to all (D6.6)."""
+    runs = np.zeros((4, 3), dtype=np.int64)
     best = 0
     cards = 0
-    for suit in range(4):
-        b = (hand >> (suit * 8)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if b >> rank & 1:
-                start = rank
-                while rank < 8 and (b >> rank & 1):
-                    rank += 1
-                length = rank - start
-                if length >= 3:
-                    kind = run_kind(length, suit, trump, debertz_trump_only)
-                    tie = 1 if (trump_wins_tie and suit == trump) else 0
-                    key = ((kind << 5) | ((rank - 1) << 1) | tie) + 1
-                    if key > best:
-                        best = key
-                        cards = (((1 << length) - 1) << start) << (suit * 8)
-            else:
-                rank += 1
+    for k in range(list_runs(hand, runs)):
+        suit, top, length = runs[k, 0], runs[k, 1], runs[k, 2]
+        kind = run_kind(length, suit, trump, debertz_trump_only)
+        tie = 1 if (trump_wins_tie and suit == trump) else 0
+        key = ((kind << 5) | (top << 1) | tie) + 1
+        if key > best:
+            best = key
+            cards = (((1 << length) - 1) << (top - length + 1)) << (suit * 8)
     return cards
 
 
@@ -578,6 +564,17 @@ def sample_deal(st, R, kn, ways, rng, i, out):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
+def prepare(st, R, me):
+    """What seat ``me`` knows in ``st`` and its completion counts: ``(kn, ways)``, ready for
+    ``sample_deal`` / ``draw_deal``."""
+    kn = np.zeros(KNOWLEDGE_WIDTH, dtype=np.int64)
+    ways = new_ways()
+    knowledge(st, R, me, kn)
+    count_completions(kn, ways)
+    return kn, ways
+
+
+@njit(cache=True, **WITH_REFCOUNT)
 def new_ways():
     """The counting table ``count_completions`` fills."""
     return np.zeros((9, MAX_CAP, MAX_CAP), dtype=np.float64)
@@ -590,10 +587,7 @@ def sample_rows(states, R, seats, count, rng, out):
     ``rng[g]``. Returns the number of draws per row (-1 for an inconsistent position)."""
     tries = np.zeros(states.shape[0], dtype=np.int64)
     for g in prange(states.shape[0]):
-        kn = np.zeros(KNOWLEDGE_WIDTH, dtype=np.int64)
-        ways = new_ways()
-        knowledge(states[g], R, seats[g], kn)
-        count_completions(kn, ways)
+        kn, ways = prepare(states[g], R, seats[g])
         for k in range(count):
             t = sample_deal(states[g], R, kn, ways, rng, g, out[g, k])
             if t < 0:

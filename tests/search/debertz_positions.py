@@ -7,25 +7,7 @@ from cardsim.debertz import actions as A
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import list_runs
-from cardsim.rng_nb import random_bit
-
-
-def positions(rules, count, plays, seed=1):
-    """``count`` positions of random play with ``plays`` cards played in the deal."""
-    R = rules.pack()
-    rng = np.array([np.uint64(12345 + seed)], dtype=np.uint64)
-    out = []
-    game = 0
-    while len(out) < count:
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        E.init_game(st, R, seed, game)
-        game += 1
-        while st[L.PHASE] < L.PH_DEAL_END:
-            if st[L.PHASE] == L.PH_PLAY and st[L.N_PLAYS] == plays:
-                out.append(st.copy())
-                break
-            E.step(st, R, random_bit(E.legal_mask(st, R), rng, 0))
-    return R, out
+from experiments.bench_search import positions  # noqa: F401  (the tests' positions)
 
 
 def _cards(mask):
