@@ -13,6 +13,11 @@
     seed: 0
     threads: 2
     chunk: 32768                        # items per saved chunk (resume granularity)
+    executor: local                     # or ray: chunks as tasks on a Ray cluster
+    ray: {address: auto, num_workers: 8}  # executor ray only; both keys optional
+
+Results do not depend on threads, executor or ray: only on what ``experiments.run.made_with``
+lists.
 
 Unknown or invalid keys are errors naming the file, the key and what is allowed; so are
 keys the kind does not read (``ONLY_FOR``) and counts beyond ``MAX_ITEMS``.
@@ -20,7 +25,7 @@ keys the kind does not read (``ONLY_FOR``) and counts beyond ``MAX_ITEMS``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +52,22 @@ class ExperimentConfig:
     seed: int = 0
     threads: int = 1
     chunk: int = 1 << 15
+    executor: str = "local"
+    ray: dict | None = None
 
     def to_dict(self) -> dict:
-        """Every key with its value, less the keys this kind does not read."""
+        """Every key with its value, less the keys this kind does not read (and ``ray``
+        unless the executor is Ray)."""
         return {k: v for k, v in asdict(self).items()
-                if ONLY_FOR.get(k, self.kind) == self.kind}
+                if ONLY_FOR.get(k, self.kind) == self.kind
+                and (k != "ray" or self.executor == "ray")}
+
+    def with_ray(self, options: dict) -> "ExperimentConfig":
+        """This config played on Ray, ``options`` (address, num_workers) over its own."""
+        from experiments.executor import check_ray_options
+
+        return replace(self, executor="ray",
+                       ray=check_ray_options({**(self.ray or {}), **options}))
 
     def make_rules(self):
         from cardsim import games
@@ -147,6 +163,7 @@ def _validate(data: Any) -> ExperimentConfig:
     _check_int("seed", cfg.seed, 0, 2**63 - 1)
     _check_int("threads", cfg.threads, 1, MAX_THREADS)
     _check_int("chunk", cfg.chunk)
+    _check_executor(cfg)
     for key in ("duplicate", "by_contract", "history", "per_deal"):
         if not isinstance(getattr(cfg, key), bool):
             raise InvalidConfigError(f"config key {key!r} must be true or false")
@@ -162,6 +179,18 @@ def _validate(data: Any) -> ExperimentConfig:
 
         seat_agents(cfg.agents, cfg.game, rules)  # agents known, and as many as the seats
     return cfg
+
+
+def _check_executor(cfg: ExperimentConfig) -> None:
+    from experiments.executor import EXECUTORS, check_ray_options
+
+    if cfg.executor not in EXECUTORS:
+        raise InvalidConfigError(f"config key 'executor' has invalid value {cfg.executor!r}; "
+                                 f"allowed: {', '.join(EXECUTORS)}")
+    if cfg.ray and cfg.executor != "ray":
+        raise InvalidConfigError("config key 'ray' is read with executor: ray only; set "
+                                 "executor: ray or remove it")
+    cfg.ray = check_ray_options(cfg.ray) or None
 
 
 def yaml_problem(e: yaml.YAMLError) -> str:

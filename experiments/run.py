@@ -45,8 +45,8 @@ import cardsim
 from cardsim.errors import InvalidConfigError
 from cardsim.games import get as games_contract
 from experiments.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
-from experiments.files import (atomic_save_npz, atomic_write_json, atomic_write_text,
-                               check_output_folder, dumps_json, json_ready)
+from experiments.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
+                               atomic_write_text, check_output_folder, dumps_json, json_ready)
 
 
 def _git_commit() -> str | None:
@@ -76,9 +76,14 @@ def _meta(cfg: ExperimentConfig) -> dict:
     }
 
 
-def start_run(config_path, out_parent="runs", progress: bool = False):
-    """Create a run directory for a config file and run it; returns (run_dir, result)."""
+def start_run(config_path, out_parent="runs", progress: bool = False,
+              ray: dict | None = None, executor=None):
+    """Create a run directory for a config file and run it; returns (run_dir, result).
+    ``ray``: play on Ray with these options (address, num_workers) over the config's own;
+    ``executor``: an executor object instead of the one the config names."""
     cfg = load_config(config_path)
+    if ray is not None:
+        cfg = cfg.with_ray(ray)
     check_output_folder(out_parent, "run folder (--out)")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     run_dir = Path(out_parent) / f"{cfg.name}-{stamp}"
@@ -89,13 +94,14 @@ def start_run(config_path, out_parent="runs", progress: bool = False):
     (run_dir / "chunks").mkdir(parents=True)
     atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     atomic_write_json(run_dir / "meta.json", _meta(cfg))
-    return run_dir, execute(run_dir, cfg, progress)
+    return run_dir, execute(run_dir, cfg, progress, executor)
 
 
-def resume_run(run_dir, progress: bool = False):
+def resume_run(run_dir, progress: bool = False, ray: dict | None = None, executor=None):
     """Continue an interrupted run; returns (run_dir, result). Refuses (InvalidConfigError,
     one line) a run whose config.yaml no longer matches what its finished chunks were made
-    with, except for more deals or games, which extend the run."""
+    with, except for more deals or games, which extend the run. ``ray`` and ``executor``
+    as for ``start_run`` (a run may be resumed anywhere: results do not depend on it)."""
     run_dir = Path(run_dir)
     path = run_dir / "config.yaml"
     if not path.is_file():
@@ -107,11 +113,13 @@ def resume_run(run_dir, progress: bool = False):
     except yaml.YAMLError as e:
         raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
     cfg = config_from_dict(data, where=str(path))
+    if ray is not None:
+        cfg = cfg.with_ray(ray)
     check_resume(run_dir, cfg)
     (run_dir / "chunks").mkdir(exist_ok=True)
     if _read_meta(run_dir) is None:  # damaged: the chunks vouch for the config (checked)
         atomic_write_json(run_dir / "meta.json", _meta(cfg))
-    return run_dir, execute(run_dir, cfg, progress)
+    return run_dir, execute(run_dir, cfg, progress, executor)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,10 +218,18 @@ def _damaged(path: Path) -> None:
     print(f"cardsim: chunk {path.name} is damaged; playing it again", file=sys.stderr)
 
 
-def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False) -> dict:
+def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False,
+            executor=None) -> dict:
+    """Play what is missing of the run in ``run_dir`` and write its results. ``executor``
+    (experiments.executor): where the chunks are played; default the one the config names
+    (``executor: local`` with ``threads``, or ``executor: ray``)."""
+    from experiments.executor import executor_for
+
+    if executor is None:
+        executor = executor_for(cfg.executor, cfg.ray, cfg.threads)
     if cfg.kind == "tournament":
-        return _run_tournament(run_dir, cfg, progress)
-    return _run_simulation(run_dir, cfg, progress)
+        return _run_tournament(run_dir, cfg, progress, executor)
+    return _run_simulation(run_dir, cfg, progress, executor)
 
 
 class _MetricsLog:
@@ -238,10 +254,9 @@ class _MetricsLog:
 # ---------------------------------------------------------------------------------------------
 # tournaments
 # ---------------------------------------------------------------------------------------------
-def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dict:
-    from experiments.per_deal import per_deal_rows, save_rows
-    from experiments.tally import ChunkTally
-    from experiments.tournament import Tournament, format_table
+def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
+    from experiments.per_deal import save_rows
+    from experiments.tournament import Tournament, format_table, play_chunk_tally
 
     rules = cfg.make_rules()
     t = Tournament(cfg.game, rules, cfg.agents, deals=cfg.deals, games=cfg.games,
@@ -250,28 +265,40 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
     chunks = list(t.chunks(cfg.chunk))
     if cfg.per_deal:
         (run_dir / "deals").mkdir(exist_ok=True)
+
+    def files(k, lo, hi):
+        name = f"pairing{k}-{lo}-{hi}"
+        return run_dir / "chunks" / f"{name}.npz", run_dir / "deals" / f"{name}.npy"
+
     t0 = time.perf_counter()
     with tqdm(total=len(chunks) and len(t.pairings) * t.items, disable=not progress,
               unit="item") as bar, _MetricsLog(run_dir / "metrics.jsonl") as metrics:
-        for k, lo, hi in chunks:
-            name = f"pairing{k}-{lo}-{hi}"
-            path = run_dir / "chunks" / f"{name}.npz"
-            rows_path = run_dir / "deals" / f"{name}.npy"
+        todo = []
+        for k, lo, hi in chunks:  # finished chunks are read back, the others played
+            path, rows_path = files(k, lo, hi)
             tally = _tally_of(t, k, lo, hi, _load_chunk(path)) if path.exists() else None
             if path.exists() and tally is None:
                 _damaged(path)
             if tally is not None and cfg.per_deal and not rows_path.exists():
                 tally = None  # per-deal rows asked for and missing: play the chunk again
-            resumed = tally is not None
             if tally is None:
-                result = t.play_chunk(k, lo, hi, cfg.threads)
-                if cfg.per_deal:
-                    save_rows(rows_path, per_deal_rows(k, lo, *result))
-                tally = t.tally_chunk(k, lo, hi, result)
-                atomic_save_npz(path, made_with=made, **tally.to_arrays())
+                todo.append((k, lo, hi))
+                continue
             t.add_chunk(k, tally)
-            metrics.write(_chunk_metrics(t, k, lo, hi, resumed, time.perf_counter() - t0))
+            metrics.write(_chunk_metrics(t, k, lo, hi, True, time.perf_counter() - t0))
             bar.update(hi - lo)
+        # each chunk is kept as soon as it finishes, in whatever order the executor ends them
+        # (tallies merge in any order to the same result)
+        with executor as ex:
+            for (k, lo, hi), (tally, rows) in ex.map(play_chunk_tally, (t, cfg.per_deal),
+                                                     todo) if todo else ():
+                path, rows_path = files(k, lo, hi)
+                if rows is not None:
+                    save_rows(rows_path, rows)
+                atomic_save_npz(path, made_with=made, **tally.to_arrays())
+                t.add_chunk(k, tally)
+                metrics.write(_chunk_metrics(t, k, lo, hi, False, time.perf_counter() - t0))
+                bar.update(hi - lo)
     result = t.result()
     table = format_table(result)
     result["table"] = table
@@ -412,25 +439,30 @@ def _tournament_plots(run_dir: Path, t) -> None:
 # ---------------------------------------------------------------------------------------------
 # simulations
 # ---------------------------------------------------------------------------------------------
-def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dict:
+def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
     from experiments.cli import format_summary
-    from experiments.simulate import simulate, summarize_stats
+    from experiments.simulate import SimulationJob, play_simulation_chunk, summarize_stats
 
     rules = cfg.make_rules()
     whole = cfg.games is not None
     n = cfg.games if whole else cfg.deals
-    total = None
+    total = np.zeros(games_contract(cfg.game).num_stats, dtype=np.int64)
     seconds = 0.0
     made = np.array(json.dumps(made_with(cfg)))
-    width = games_contract(cfg.game).num_stats
+    width = total.shape[0]
     if cfg.history:
         (run_dir / "history").mkdir(exist_ok=True)
+
+    def files(lo, hi):
+        return (run_dir / "chunks" / f"items-{lo}-{hi}.npz",
+                run_dir / "history" / f"{lo:012d}.jsonl" if cfg.history else None)
+
     with tqdm(total=n, disable=not progress, unit="item") as bar, \
             _MetricsLog(run_dir / "metrics.jsonl") as metrics:
-        for lo in range(0, n, cfg.chunk):
+        todo = []
+        for lo in range(0, n, cfg.chunk):  # finished chunks are read back, the others played
             hi = min(n, lo + cfg.chunk)
-            path = run_dir / "chunks" / f"items-{lo}-{hi}.npz"
-            hist = run_dir / "history" / f"{lo:012d}.jsonl" if cfg.history else None
+            path, hist = files(lo, hi)
             data = _load_chunk(path)
             if data is not None and (data.get("stats", np.zeros(0)).shape != (width,)
                                      or data.get("seconds", np.zeros(1)).shape != ()):
@@ -439,20 +471,27 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool) -> dic
                 _damaged(path)
             if data is not None and hist is not None and not hist.exists():
                 data = None  # hand records asked for and missing: play the chunk again
-            resumed = data is not None
             if data is None:
-                got: list = []
-                part = simulate(cfg.game, rules, cfg.agents, cfg.seed,
-                                hands=None if whole else hi - lo, games=hi - lo if whole else None,
-                                n_threads=cfg.threads, history_path=hist, first_item=lo,
-                                stats_out=got)
-                data = {"stats": got[0], "seconds": np.array(part["seconds"])}
-                atomic_save_npz(path, made_with=made, **data)
-            total = data["stats"] if total is None else total + data["stats"]
+                todo.append((lo, hi))
+                continue
+            total += data["stats"]
             seconds += float(data["seconds"])
-            metrics.write({"lo": lo, "hi": hi, "resumed": resumed,
+            metrics.write({"lo": lo, "hi": hi, "resumed": True,
                            "seconds": float(data["seconds"])})
             bar.update(hi - lo)
+        job = SimulationJob(cfg.game, rules, cfg.agents, cfg.seed, whole, cfg.history)
+        with executor as ex:  # each chunk kept as soon as it finishes, in any order
+            for (lo, hi), part in ex.map(play_simulation_chunk, job, todo) if todo else ():
+                path, hist = files(lo, hi)
+                if hist is not None:
+                    atomic_write_bytes(hist, part["history"])
+                data = {"stats": part["stats"], "seconds": np.array(part["seconds"])}
+                atomic_save_npz(path, made_with=made, **data)
+                total += data["stats"]
+                seconds += float(data["seconds"])
+                metrics.write({"lo": lo, "hi": hi, "resumed": False,
+                               "seconds": float(data["seconds"])})
+                bar.update(hi - lo)
     summary = summarize_stats(cfg.game, total, rules, cfg.seed, whole, seconds)
     summary["agents"] = cfg.agents
     summary["table"] = format_summary(summary)

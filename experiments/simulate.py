@@ -7,7 +7,11 @@ batches and writes every deal).
 
 from __future__ import annotations
 
+import tempfile
 import time
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
@@ -34,18 +38,25 @@ def _count(hands, games) -> tuple[int, bool]:
 
 def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = None,
              games: int | None = None, n_threads: int = 1, history_path=None,
-             progress: bool = False, first_item: int = 0, stats_out: list | None = None) -> dict:
+             progress: bool = False, first_item: int = 0, stats_out: list | None = None,
+             executor=None) -> dict:
     """Play ``hands`` deals (each a fresh game / hands-mode item) or ``games`` whole games
     with the given agents (one spec, one per side, or one per seat). Returns the summary.
 
     ``first_item`` offsets the items (a run split in chunks plays items lo..hi-1 of the
-    same run); ``stats_out``, if given, receives the raw statistics array."""
+    same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
+    (experiments.executor) plays the items in chunks elsewhere, e.g. on Ray; the summary is
+    the same."""
     if history_path is not None:
         check_output_file(history_path, "history file")
     n, whole = _count(hands, games)
     if not (isinstance(seed, int) and 0 <= seed < 2**63):
         raise InvalidConfigError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
     seated = seat_agents(agents, game, rules)
+    if executor is not None:
+        job = SimulationJob(game, rules, agents, seed, whole, history_path is not None)
+        return _simulate_on(executor, job, n, first_item, history_path, progress, stats_out,
+                            [getattr(a, "label", type(a).__name__) for a in seated])
     seating = seating_of(seated)
     table = Table(game, rules)
     contract = table.game
@@ -87,3 +98,83 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
 def summarize_stats(game, stats, rules, seed, whole, seconds) -> dict:
     """The game's readable summary of a statistics array."""
     return game_contracts.get(game).summarize(stats, rules, seed, whole, seconds)
+
+
+@dataclass(frozen=True)
+class SimulationJob:
+    """What every chunk of a simulation shares, wherever it is played (experiments.executor):
+    a chunk task is the pair (lo, hi) of its items."""
+
+    game: str
+    rules: object
+    agents: list
+    seed: int
+    whole: bool
+    history: bool = False
+
+
+def play_simulation_chunk(job: SimulationJob, task, n_threads: int = 1) -> dict:
+    """Items lo..hi-1 of a simulation: the statistics array, the play time and (with
+    ``job.history``) the chunk's hand records as the bytes of a JSON Lines file, written
+    by the driver (a Ray worker may not share its disk)."""
+    lo, hi = task
+    got: list = []
+    history = None
+    with tempfile.TemporaryDirectory(prefix="cardsim-chunk-") as tmp:
+        path = Path(tmp) / "history.jsonl" if job.history else None
+        part = simulate(job.game, job.rules, job.agents, job.seed,
+                        hands=None if job.whole else hi - lo,
+                        games=hi - lo if job.whole else None, n_threads=n_threads,
+                        history_path=path, first_item=lo, stats_out=got)
+        if path is not None:
+            history = path.read_bytes()
+    return {"stats": got[0], "seconds": part["seconds"], "history": history}
+
+
+def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, history_path,
+                 progress: bool, stats_out, labels) -> dict:
+    """``simulate`` with the chunks played by ``executor``; hand records are one file in
+    item order, so they are taken in order."""
+    t0 = time.perf_counter()
+    stats = np.zeros(game_contracts.get(job.game).num_stats, dtype=np.int64)
+    tasks = [(lo, min(first_item + n, lo + CHUNK))
+             for lo in range(first_item, first_item + n, CHUNK)]
+    with tqdm(total=n, disable=not progress, unit="game" if job.whole else "deal") as bar, \
+            (RecordBytes(history_path) if history_path is not None else nullcontext()) as out, \
+            executor as ex:
+        for (lo, hi), part in ex.map(play_simulation_chunk, job, tasks,
+                                     ordered=history_path is not None):
+            stats += part["stats"]
+            if history_path is not None:
+                out.write(part["history"])
+            bar.update(hi - lo)
+    seconds = time.perf_counter() - t0
+    if stats_out is not None:
+        stats_out.append(stats)
+    summary = summarize_stats(job.game, stats, job.rules, job.seed, job.whole, seconds)
+    summary["compile_s"] = None  # paid by the workers, inside the play time
+    summary["agents"] = labels
+    if history_path is not None:
+        summary["history"] = str(history_path)
+    return summary
+
+
+class RecordBytes:
+    """A hand-record file made of chunks' JSON Lines bytes, in order; it appears under its
+    name only when complete (written beside it and renamed)."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(self.path.name + ".tmp")
+
+    def __enter__(self):
+        self.file = open(self.tmp, "wb")
+        return self
+
+    def write(self, data: bytes) -> None:
+        self.file.write(data)
+
+    def __exit__(self, exc_type, *_):
+        self.file.close()
+        if exc_type is None:
+            self.tmp.replace(self.path)

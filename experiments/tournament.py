@@ -140,19 +140,26 @@ class Tournament:
     def add_chunk(self, k: int, tally: ChunkTally) -> None:
         self.pairings[k].tally.add(tally)
 
-    def run(self, n_threads: int = 1, progress: bool = False, per_deal=None) -> dict:
+    def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,
+            executor=None) -> dict:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
-        rows (experiments.per_deal), streamed as chunks finish."""
+        rows (experiments.per_deal), streamed as chunks finish; ``executor``: where the
+        chunks are played (experiments.executor; default here, with ``n_threads``)."""
+        from experiments.executor import LocalExecutor
+
         total = len(self.pairings) * self.items
         if per_deal is not None:
             check_output_file(per_deal, "per-deal file")
+        executor = LocalExecutor(n_threads) if executor is None else executor
         with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
-                as writer, tqdm(total=total, disable=not progress, unit="item") as bar:
-            for k, lo, hi in self.chunks():
-                result = self.play_chunk(k, lo, hi, n_threads)
+                as writer, tqdm(total=total, disable=not progress, unit="item") as bar, \
+                executor as ex:
+            # the per-deal file is one stream in chunk order; tallies merge in any order
+            for (k, lo, hi), (tally, rows) in ex.map(play_chunk_tally, (self, writer is not None),
+                                                     self.chunks(), ordered=writer is not None):
                 if writer is not None:
-                    writer.write(per_deal_rows(k, lo, *result))
-                self.add_chunk(k, self.tally_chunk(k, lo, hi, result))
+                    writer.write(rows)
+                self.add_chunk(k, tally)
                 bar.update(hi - lo)
         return self.result()
 
@@ -246,6 +253,17 @@ class Tournament:
                        for r in ratings), key=lambda r: -r["ordinal"])
 
 
+def play_chunk_tally(context, task, n_threads: int = 1):
+    """What one chunk of a tournament sends back, wherever it is played (experiments.executor):
+    ``context`` is (tournament, per-deal rows wanted), ``task`` (pairing, lo, hi). Returns the
+    chunk's tally and its per-deal rows (or None)."""
+    t, with_rows = context
+    k, lo, hi = task
+    result = t.play_chunk(k, lo, hi, n_threads)
+    rows = per_deal_rows(k, lo, *result) if with_rows else None
+    return t.tally_chunk(k, lo, hi, result), rows
+
+
 def _by_contract(game: str, t: PairingTally) -> list[dict]:
     """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
     rows = []
@@ -274,11 +292,12 @@ def _unique_labels(labels: list[str]) -> list[str]:
 
 def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
                seed: int = 0, n_threads: int = 1, progress: bool = False,
-               by_contract: bool = False, per_deal=None) -> dict:
+               by_contract: bool = False, per_deal=None, executor=None) -> dict:
     """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
-    path where the per-deal rows are written (experiments.per_deal)."""
+    path where the per-deal rows are written (experiments.per_deal); ``executor``: where
+    the chunks are played (experiments.executor; default here, with ``n_threads``)."""
     return Tournament(game, rules, agent_specs, deals, games, duplicate, seed,
-                      by_contract).run(n_threads, progress, per_deal)
+                      by_contract).run(n_threads, progress, per_deal, executor)
 
 
 def format_table(result: dict) -> str:

@@ -1,0 +1,217 @@
+"""Where the chunks of a run are played: here, with numba threads, or as tasks on Ray.
+
+A run is cut into seeded chunks of items that can be played anywhere and in any order (the
+chance of item ``i`` is keyed by the seed and ``i``, and tallies merge in any order), so the
+executor is only a way of getting ``play(context, task, n_threads)`` called for every task:
+
+    with executor_for(cfg.executor, cfg.ray, cfg.threads) as ex:
+        for task, result in ex.map(play, context, tasks):
+            ...  # persist and merge in the driver
+
+``play`` is a module-level function and ``context`` a small picklable description of the run
+(a Ray task rebuilds its table from it); the driver persists and merges what comes back, so a
+Ray run writes exactly the run directory a local run writes.
+
+``LocalExecutor`` plays the tasks in order in this process with ``threads`` numba threads.
+``RayExecutor`` submits each task as a Ray task (one CPU, one numba thread each; retried when
+its worker dies), keeps a bounded number in flight, and hands results back as they finish
+(or in task order with ``ordered=True``, for outputs written as one stream). ``import ray``
+happens only when a Ray executor is entered: cardsim runs without the package.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from cardsim.errors import CardsimError, InvalidConfigError
+
+EXECUTORS = ("local", "ray")
+MAX_RETRIES = 3            # reruns of a chunk whose Ray worker died (task errors are not retried)
+CONNECT_TIMEOUT_S = 5.0    # a head that does not answer in this time is reported unreachable
+RAY_INSTALL = "pip install 'cardsim[ray]'"
+
+
+class ExecutorError(CardsimError):
+    """The Ray executor cannot be used (package missing, cluster unreachable) or lost a chunk
+    for good."""
+
+
+@dataclass
+class LocalExecutor:
+    """Every task in this process, in order, with ``threads`` numba threads."""
+
+    threads: int = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def map(self, play: Callable, context: Any, tasks: Iterable,
+            ordered: bool = False) -> Iterator[tuple[Any, Any]]:
+        for task in tasks:
+            yield task, play(context, task, self.threads)
+
+
+def _play_remote(job, task):
+    """The body of every Ray task: ``job`` is the (play, context) pair, put once."""
+    play, context = job
+    return play(context, task, 1)
+
+
+class RayExecutor:
+    """Tasks on a Ray cluster: ``address`` as ``ray.init`` takes it (None: an existing local
+    instance or a new one; "auto": the cluster this machine belongs to; "host:port" or
+    "ray://host:port"). ``num_workers``: tasks in flight at once (default: twice the cluster's
+    CPUs, so that no CPU waits on the driver between tasks)."""
+
+    def __init__(self, address: str | None = None, num_workers: int | None = None,
+                 max_retries: int = MAX_RETRIES):
+        self.address = address
+        self.num_workers = num_workers
+        self.max_retries = max_retries
+        self.ray = None
+        self._started = False
+
+    def __enter__(self):
+        self.ray = import_ray()
+        check_reachable(self.address)
+        if not self.ray.is_initialized():  # else: this process is already on a cluster
+            try:
+                self.ray.init(address=self.address, include_dashboard=False,
+                              log_to_driver=False, logging_level="error")
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                raise ExecutorError(f"cannot connect to Ray at {self.address or 'local'}: "
+                                    f"{' '.join(str(e).split())}") from None
+            self._started = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._started:  # a Ray instance this run started or joined is left as found
+            self.ray.shutdown()
+            self._started = False
+
+    def in_flight(self) -> int:
+        if self.num_workers is not None:
+            return self.num_workers
+        return max(1, 2 * int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def map(self, play: Callable, context: Any, tasks: Iterable,
+            ordered: bool = False) -> Iterator[tuple[Any, Any]]:
+        ray = self.ray
+        remote = ray.remote(num_cpus=1, max_retries=self.max_retries,
+                            retry_exceptions=False)(_play_remote)
+        job = ray.put((play, context))
+        todo = iter(tasks)
+        submitted: list = []   # (ref, task) in task order
+        limit = self.in_flight()
+        try:
+            while True:
+                while len(submitted) < limit:
+                    task = next(todo, None)
+                    if task is None:
+                        break
+                    submitted.append((remote.remote(job, task), task))
+                if not submitted:
+                    return
+                if ordered:  # the oldest task next; the others keep running meanwhile
+                    i = 0
+                else:        # whichever finishes first: it is persisted at once
+                    ready, _ = ray.wait([ref for ref, _ in submitted], num_returns=1)
+                    i = next(k for k, (ref, _) in enumerate(submitted) if ref == ready[0])
+                ref, task = submitted[i]
+                result = self._get(ref, task)
+                del submitted[i]
+                yield task, result
+        finally:
+            for ref, _ in submitted:  # stopped early (an error, an interrupt): drop the rest
+                ray.cancel(ref, force=True)
+
+    def _get(self, ref, task):
+        ray = self.ray
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayTaskError as e:  # the chunk's own error, as if played here
+            cause = getattr(e, "cause", None)
+            raise (cause if isinstance(cause, Exception) else e) from None
+        except ray.exceptions.RayError as e:
+            raise ExecutorError(f"chunk {task} was lost on Ray after {self.max_retries} "
+                                f"retries ({type(e).__name__}); finished chunks are kept, "
+                                f"resume the run") from None
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise ExecutorError(f"the Ray executor needs the ray package, which is not "
+                            f"installed; install it with {RAY_INSTALL}") from None
+    return ray
+
+
+_HOST_PORT = re.compile(r"^(?:ray://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+
+
+def check_address(address: str | None) -> str | None:
+    """An address as ``--ray`` and ``ray.address`` take it: None (local), "auto", or
+    [ray://]host:port. Anything else is an error naming what is allowed."""
+    if address is None or address == "auto":
+        return address
+    m = _HOST_PORT.match(address) if isinstance(address, str) else None
+    if m is None or not 0 < int(m.group(2)) < 65536:
+        raise InvalidConfigError(f"Ray address {address!r} is not valid; allowed: auto, "
+                                 f"HOST:PORT or ray://HOST:PORT (or none: a local instance)")
+    return address
+
+
+def check_reachable(address: str | None) -> None:
+    """Fail fast, in one line, on a head that does not answer: ``ray.init`` itself keeps
+    retrying an unreachable address for minutes."""
+    if address is None or address == "auto":
+        return
+    m = _HOST_PORT.match(address)
+    host, port = m.group(1).strip("[]"), int(m.group(2))
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        raise ExecutorError(f"cannot reach a Ray cluster at {address} ({reason}); start one "
+                            f"with 'ray start --head' or give its address") from None
+
+
+RAY_KEYS = ("address", "num_workers")
+
+
+def check_ray_options(options: Any, where: str = "config key 'ray'") -> dict:
+    """The ``ray:`` mapping of a run config: address and num_workers, both optional."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise InvalidConfigError(f"{where} must be a mapping with keys "
+                                 f"{', '.join(RAY_KEYS)}")
+    unknown = [k for k in options if k not in RAY_KEYS]
+    if unknown:
+        raise InvalidConfigError(f"{where} has unknown key {unknown[0]!r}; allowed keys: "
+                                 f"{', '.join(RAY_KEYS)}")
+    workers = options.get("num_workers")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise InvalidConfigError(f"{where}: num_workers has invalid value {workers!r}; "
+                                 f"allowed: a positive integer (or leave it out)")
+    check_address(options.get("address"))
+    return dict(options)
+
+
+def executor_for(name: str = "local", ray: dict | None = None, threads: int = 1):
+    """The executor a run's config names: ``local`` (threads) or ``ray`` (its options)."""
+    if name == "local":
+        return LocalExecutor(threads)
+    if name == "ray":
+        ray = ray or {}
+        return RayExecutor(ray.get("address"), ray.get("num_workers"))
+    raise InvalidConfigError(f"executor {name!r} is not known; allowed: "
+                             f"{', '.join(EXECUTORS)}")
