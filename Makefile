@@ -4,6 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # Pinned CPU build of torch for the install step; the package metadata keeps a range.
 TORCH_PIN := torch==2.13.0
+# Ray as tested (the tests run a local Ray instance); the package metadata keeps a range.
+RAY_PIN := ray==2.60.0
 
 .PHONY: run test bench install clean clean-cache
 
@@ -11,7 +13,7 @@ $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q $(TORCH_PIN)
-	$(BIN)/pip install -q -e '.[dev,rl]'
+	$(BIN)/pip install -q -e '.[dev,rl,ray]' $(RAY_PIN)
 	touch $@
 
 install: $(BIN)/cardsim

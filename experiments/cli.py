@@ -1,13 +1,14 @@
 """The ``cardsim`` command line.
 
     cardsim simulate GAME [--games N | --hands N] [--agents A [B ...]] [--players P] [--teams]
-                          [--rule NAME=VALUE]... [--seed S] [--threads T]
+                          [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
                           [--history FILE] [--json]
     cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
     cardsim tournament GAME --agents A B [C ...] [--deals N | --games N] [--no-duplicate]
                           [--by-contract] [--per-deal FILE.npy]
-                          [--rule NAME=VALUE]... [--seed S] [--threads T] [--json]
-    cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR
+                          [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
+                          [--json]
+    cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
     cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME       (the agents and their options)
@@ -16,6 +17,10 @@
 GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value,key=value``
 (see agents.registry); several agents are several arguments. Errors in arguments print one
 line and exit with status 2.
+
+``--ray`` plays the chunks as tasks on a Ray cluster (experiments.executor): ``--ray`` alone
+joins the local Ray instance or starts one, ``--ray auto`` the cluster this machine belongs
+to, ``--ray HOST:PORT`` the head at that address. Results are the same as a local run's.
 """
 
 from __future__ import annotations
@@ -98,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_args(sim)
     sim.add_argument("--seed", type=_seed, default=0)
     sim.add_argument("--threads", type=_threads, default=1)
+    _ray_arg(sim)
     sim.add_argument("--history", metavar="FILE", help="write every deal as a hand record")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -123,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_args(tour)
     tour.add_argument("--seed", type=_seed, default=0)
     tour.add_argument("--threads", type=_threads, default=1)
+    _ray_arg(tour)
     tour.add_argument("--json", action="store_true")
     tour.add_argument("--per-deal", metavar="FILE.npy",
                       help="write every deal's result to a NumPy file (experiments.per_deal)")
@@ -131,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("config", nargs="?", help="the YAML file")
     run.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
     run.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
+    _ray_arg(run)
 
     train = sub.add_parser("train", help="train a neural agent by batched self-play (YAML)")
     train.add_argument("config", nargs="?", help="the training config (YAML)")
@@ -142,6 +150,36 @@ def build_parser() -> argparse.ArgumentParser:
         q = sub.add_parser(name, help=text)
         q.add_argument("game", choices=GAMES)
     return p
+
+
+def _ray_address(text: str) -> str:
+    from cardsim.errors import InvalidConfigError
+    from experiments.executor import check_address
+
+    try:
+        return check_address(text) if text else ""  # "": the flag alone
+    except InvalidConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _ray_arg(p: argparse.ArgumentParser) -> None:
+    # "" (the flag alone): Ray's own default, the local instance or a new one
+    p.add_argument("--ray", nargs="?", const="", default=None, type=_ray_address,
+                   metavar="ADDRESS", help="play the chunks on Ray: alone a local instance, "
+                   "'auto' this machine's cluster, or HOST:PORT of the head")
+
+
+def _executor(args):
+    """The executor the command line asks for: None (here, with --threads) or Ray."""
+    if args.ray is None:
+        return None
+    if args.threads != 1:
+        raise ArgumentError("--threads sets the threads of a local run; with --ray every "
+                            "task plays with one thread and Ray runs as many as it has CPUs "
+                            "(drop --threads)")
+    from experiments.executor import RayExecutor
+
+    return RayExecutor(args.ray or None)
 
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
@@ -224,7 +262,8 @@ def run(args) -> int:
         rules = make_rules(args.game, args.players, args.teams, args.rule)
         summary = simulate(args.game, rules, agents=args.agents, seed=args.seed,
                            hands=args.hands, games=args.games, n_threads=args.threads,
-                           history_path=args.history, progress=progress)
+                           history_path=args.history, progress=progress,
+                           executor=_executor(args))
         print_summary(summary, args.json)
     elif args.command == "bench":
         from cardsim import games
@@ -239,7 +278,8 @@ def run(args) -> int:
         result = tournament(args.game, rules, args.agents, deals=args.deals, games=args.games,
                             duplicate=not args.no_duplicate, seed=args.seed,
                             n_threads=args.threads, progress=progress,
-                            by_contract=args.by_contract, per_deal=args.per_deal)
+                            by_contract=args.by_contract, per_deal=args.per_deal,
+                            executor=_executor(args))
         print(dumps_json(result) if args.json else format_table(result))
     elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
@@ -251,11 +291,12 @@ def run(args) -> int:
             return _train(args, progress)
         from experiments.run import resume_run, start_run
 
+        ray = None if args.ray is None else ({"address": args.ray} if args.ray else {})
         if args.resume:
-            run_dir, result = resume_run(args.resume, progress=progress)
+            run_dir, result = resume_run(args.resume, progress=progress, ray=ray)
         else:
             out = "runs" if args.out is None else args.out
-            run_dir, result = start_run(args.config, out, progress=progress)
+            run_dir, result = start_run(args.config, out, progress=progress, ray=ray)
         print(result["table"])
         print(f"run directory: {run_dir}")
     return 0
