@@ -25,6 +25,10 @@ from experiments.files import check_output_file
 from experiments.games import seat_agents, seating_of
 
 CHUNK = 1 << 18          # items per table call (progress granularity)
+# items per task with an executor: 1,000,000 Debertz deals in 16 tasks keep 2 Ray CPUs
+# within 5% of local threads (python -m experiments.bench_ray); 4 tasks of CHUNK left one
+# CPU idle at the end (+10%)
+TASK_CHUNK = 1 << 16
 
 
 def _count(hands, games) -> tuple[int, bool]:
@@ -39,14 +43,14 @@ def _count(hands, games) -> tuple[int, bool]:
 def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = None,
              games: int | None = None, n_threads: int = 1, history_path=None,
              progress: bool = False, first_item: int = 0, stats_out: list | None = None,
-             executor=None) -> dict:
+             executor=None, chunk: int | None = None) -> dict:
     """Play ``hands`` deals (each a fresh game / hands-mode item) or ``games`` whole games
     with the given agents (one spec, one per side, or one per seat). Returns the summary.
 
     ``first_item`` offsets the items (a run split in chunks plays items lo..hi-1 of the
     same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
-    (experiments.executor) plays the items in chunks elsewhere, e.g. on Ray; the summary is
-    the same."""
+    (experiments.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
+    elsewhere, e.g. on Ray; the summary is the same."""
     if history_path is not None:
         check_output_file(history_path, "history file")
     n, whole = _count(hands, games)
@@ -55,7 +59,8 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
     seated = seat_agents(agents, game, rules)
     if executor is not None:
         job = SimulationJob(game, rules, agents, seed, whole, history_path is not None)
-        return _simulate_on(executor, job, n, first_item, history_path, progress, stats_out,
+        return _simulate_on(executor, job, n, first_item, chunk or TASK_CHUNK, history_path,
+                            progress, stats_out,
                             [getattr(a, "label", type(a).__name__) for a in seated])
     seating = seating_of(seated)
     table = Table(game, rules)
@@ -131,14 +136,14 @@ def play_simulation_chunk(job: SimulationJob, task, n_threads: int = 1) -> dict:
     return {"stats": got[0], "seconds": part["seconds"], "history": history}
 
 
-def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, history_path,
-                 progress: bool, stats_out, labels) -> dict:
+def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, chunk: int,
+                 history_path, progress: bool, stats_out, labels) -> dict:
     """``simulate`` with the chunks played by ``executor``; hand records are one file in
     item order, so they are taken in order."""
     t0 = time.perf_counter()
     stats = np.zeros(game_contracts.get(job.game).num_stats, dtype=np.int64)
-    tasks = [(lo, min(first_item + n, lo + CHUNK))
-             for lo in range(first_item, first_item + n, CHUNK)]
+    tasks = [(lo, min(first_item + n, lo + chunk))
+             for lo in range(first_item, first_item + n, chunk)]
     with tqdm(total=n, disable=not progress, unit="game" if job.whole else "deal") as bar, \
             (RecordBytes(history_path) if history_path is not None else nullcontext()) as out, \
             executor as ex:

@@ -158,7 +158,7 @@ def test_simulate_and_tournament_commands_on_ray_equal_local(tmp_path, capsys, c
                                                              monkeypatch):
     from experiments import simulate
 
-    monkeypatch.setattr(simulate, "CHUNK", 200)  # several tasks, hand records in order
+    monkeypatch.setattr(simulate, "TASK_CHUNK", 200)  # several tasks, hand records in order
     outputs = {}
     for where, extra in (("local", []), ("ray", ["--ray"])):
         assert main(["simulate", "debertz", "--hands", "500", "--agents", "heuristic",
