@@ -9,7 +9,7 @@
                           [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
                           [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
-    cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR
+    cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR  [--ray [ADDRESS]]
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME       (the agents and their options)
     cardsim --version
@@ -144,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("config", nargs="?", help="the training config (YAML)")
     train.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
     train.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
+    _ray_arg(train)
 
     for name, text in (("rules", "list a game's conventions"),
                        ("agents", "list a game's agents and options")):
@@ -287,11 +288,11 @@ def run(args) -> int:
         if args.resume and args.out is not None:
             raise ArgumentError("--out names where new runs go; a resumed run stays in its "
                                 "own directory (drop --out)")
+        ray = None if args.ray is None else ({"address": args.ray} if args.ray else {})
         if args.command == "train":
-            return _train(args, progress)
+            return _train(args, progress, ray)
         from experiments.run import resume_run, start_run
 
-        ray = None if args.ray is None else ({"address": args.ray} if args.ray else {})
         if args.resume:
             run_dir, result = resume_run(args.resume, progress=progress, ray=ray)
         else:
@@ -302,14 +303,14 @@ def run(args) -> int:
     return 0
 
 
-def _train(args, progress: bool) -> int:
+def _train(args, progress: bool, ray: dict | None) -> int:
     from experiments.train.loop import format_summary, resume_training, start_training
 
     if args.resume:
-        run_dir, summary = resume_training(args.resume, progress=progress)
+        run_dir, summary = resume_training(args.resume, progress=progress, ray=ray)
     else:
         out = "runs" if args.out is None else args.out
-        run_dir, summary = start_training(args.config, out, progress=progress)
+        run_dir, summary = start_training(args.config, out, progress=progress, ray=ray)
     print(format_summary(summary))
     print(f"run directory: {run_dir}")
     return 0

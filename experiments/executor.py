@@ -186,22 +186,25 @@ def check_reachable(address: str | None) -> None:
 RAY_KEYS = ("address", "num_workers")
 
 
-def check_ray_options(options: Any, where: str = "config key 'ray'") -> dict:
-    """The ``ray:`` mapping of a run config: address and num_workers, both optional."""
+def check_ray_options(options: Any, where: str = "config key 'ray'",
+                      counts: tuple[str, ...] = ()) -> dict:
+    """The ``ray:`` mapping of a config: address and num_workers, both optional, and the
+    positive integers ``counts`` a kind of run adds (training: weights_every)."""
     if options is None:
         return {}
+    keys = RAY_KEYS + counts
     if not isinstance(options, dict):
-        raise InvalidConfigError(f"{where} must be a mapping with keys "
-                                 f"{', '.join(RAY_KEYS)}")
-    unknown = [k for k in options if k not in RAY_KEYS]
+        raise InvalidConfigError(f"{where} must be a mapping with keys {', '.join(keys)}")
+    unknown = [k for k in options if k not in keys]
     if unknown:
         raise InvalidConfigError(f"{where} has unknown key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(RAY_KEYS)}")
-    workers = options.get("num_workers")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InvalidConfigError(f"{where}: num_workers has invalid value {workers!r}; "
-                                 f"allowed: a positive integer (or leave it out)")
+                                 f"{', '.join(keys)}")
+    for key in ("num_workers", *counts):
+        value = options.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise InvalidConfigError(f"{where}: {key} has invalid value {value!r}; "
+                                     f"allowed: a positive integer (or leave it out)")
     check_address(options.get("address"))
     return dict(options)
 

@@ -34,6 +34,7 @@ import platform
 import subprocess
 import sys
 import time
+from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -232,6 +233,15 @@ def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False,
     return _run_simulation(run_dir, cfg, progress, executor)
 
 
+def _played(executor, play, context, todo: list):
+    """(task, result) of every task of ``todo`` as ``executor`` finishes them; the executor
+    is not started (no Ray connection is made) when nothing is left to play."""
+    if not todo:
+        return
+    with executor as ex:
+        yield from ex.map(play, context, todo)
+
+
 class _MetricsLog:
     """metrics.jsonl: one line per finished chunk, appended and flushed as chunks finish
     (rewriting the whole file per chunk would cost O(chunks^2)); started afresh by every
@@ -289,9 +299,8 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
             bar.update(hi - lo)
         # each chunk is kept as soon as it finishes, in whatever order the executor ends them
         # (tallies merge in any order to the same result)
-        with executor as ex:
-            for (k, lo, hi), (tally, rows) in ex.map(play_chunk_tally, (t, cfg.per_deal),
-                                                     todo) if todo else ():
+        with closing(_played(executor, play_chunk_tally, (t, cfg.per_deal), todo)) as done:
+            for (k, lo, hi), (tally, rows) in done:
                 path, rows_path = files(k, lo, hi)
                 if rows is not None:
                     save_rows(rows_path, rows)
@@ -480,8 +489,9 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
                            "seconds": float(data["seconds"])})
             bar.update(hi - lo)
         job = SimulationJob(cfg.game, rules, cfg.agents, cfg.seed, whole, cfg.history)
-        with executor as ex:  # each chunk kept as soon as it finishes, in any order
-            for (lo, hi), part in ex.map(play_simulation_chunk, job, todo) if todo else ():
+        # each chunk is kept as soon as it finishes, in any order
+        with closing(_played(executor, play_simulation_chunk, job, todo)) as done:
+            for (lo, hi), part in done:
                 path, hist = files(lo, hi)
                 if hist is not None:
                     atomic_write_bytes(hist, part["history"])

@@ -18,6 +18,8 @@
     eval_deals: 2000              # duplicate deals per evaluation opponent
     eval_opponents: [random, heuristic]
     args: {}                      # the algorithm's arguments (DMCArgs / PPOArgs)
+    executor: local               # or ray: DMC's self-play actors as Ray actors
+    ray: {address: auto, num_workers: 2, weights_every: 1}   # executor ray only
 
 Unknown keys, here and in ``args``, are errors naming the file and the key.
 """
@@ -58,9 +60,17 @@ class TrainConfig:
     eval_deals: int = 2000
     eval_opponents: list = field(default_factory=lambda: ["random", "heuristic"])
     args: dict = field(default_factory=dict)
+    executor: str = "local"
+    ray: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def with_ray(self, options: dict) -> "TrainConfig":
+        """This config trained with Ray's actors, ``options`` (address) over its own."""
+        out = dataclasses.replace(self, executor="ray", ray={**(self.ray or {}), **options})
+        _check_executor(out)
+        return out
 
     def make_rules(self):
         from cardsim import games
@@ -170,6 +180,7 @@ def _validate(data: Any) -> TrainConfig:
     if not isinstance(cfg.eval_opponents, list):
         raise InvalidConfigError("config key 'eval_opponents' must be a list of agents")
     cfg.args = _check_args(cfg.algorithm, cfg.args)
+    _check_executor(cfg)
     rules = cfg.make_rules()
     from agents.registry import make_agent
 
@@ -180,6 +191,25 @@ def _validate(data: Any) -> TrainConfig:
 
         SelfPlayBatch(cfg.game, 1, rules, opponents=cfg.opponents)  # seats and agents known
     return cfg
+
+
+RAY_TRAIN_KEYS = ("weights_every",)  # updates of the learner between weights sent to actors
+
+
+def _check_executor(cfg: TrainConfig) -> None:
+    from experiments.executor import EXECUTORS, check_ray_options
+
+    if cfg.executor not in EXECUTORS:
+        raise InvalidConfigError(f"config key 'executor' has invalid value {cfg.executor!r}; "
+                                 f"allowed: {', '.join(EXECUTORS)}")
+    if cfg.ray and cfg.executor != "ray":
+        raise InvalidConfigError("config key 'ray' is read with executor: ray only; set "
+                                 "executor: ray or remove it")
+    if cfg.executor == "ray" and cfg.algorithm != "dmc":
+        raise InvalidConfigError(f"executor ray trains with dmc's actor/learner split; "
+                                 f"{cfg.algorithm} learns on-policy from its own rollouts "
+                                 f"and trains locally (allowed with ray: dmc)")
+    cfg.ray = check_ray_options(cfg.ray, counts=RAY_TRAIN_KEYS) or None
 
 
 def read_yaml(path: Path) -> Any:

@@ -102,6 +102,15 @@ class DMC:
         return {"decisions": decisions, "samples": n, "updates": len(losses),
                 "loss": sum(l * k for l, k in losses) / n if n else None}
 
+    def learn_samples(self, parts: list[Samples]) -> dict:
+        """Learn from decisions played elsewhere (Ray's actors), in the order given,
+        ``batch_size`` at a time and the rest in a last, smaller step."""
+        losses: list[tuple[float, int]] = []
+        self._learn_from(list(parts), losses, final=True)
+        n = sum(k for _, k in losses)
+        return {"samples": n, "updates": len(losses),
+                "loss": sum(l * k for l, k in losses) / n if n else None}
+
     def _learn_from(self, waiting: list[Samples], losses: list, final: bool) -> None:
         if not waiting:
             return

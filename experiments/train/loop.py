@@ -51,9 +51,13 @@ from experiments.files import (atomic_write_bytes, atomic_write_json, atomic_wri
 from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
 
 
-def start_training(config_path, out_parent="runs", progress: bool = False):
-    """Create a run directory for a training config and train; returns (run_dir, summary)."""
+def start_training(config_path, out_parent="runs", progress: bool = False,
+                   ray: dict | None = None):
+    """Create a run directory for a training config and train; returns (run_dir, summary).
+    ``ray``: self-play on Ray with these options (address) over the config's own."""
     cfg = load_config(config_path)
+    if ray is not None:
+        cfg = cfg.with_ray(ray)
     check_output_folder(out_parent, "run folder (--out)")
     device = _device(cfg)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -68,13 +72,17 @@ def start_training(config_path, out_parent="runs", progress: bool = False):
     return run_dir, Trainer(run_dir, cfg, device).run(progress)
 
 
-def resume_training(run_dir, progress: bool = False):
-    """Continue an interrupted training run from its last checkpoint."""
+def resume_training(run_dir, progress: bool = False, ray: dict | None = None):
+    """Continue an interrupted training run from its last checkpoint; ``ray`` as for
+    ``start_training`` (only where Ray is: the actors' count and weights_every are the
+    run's own, in config.yaml)."""
     run_dir = Path(run_dir)
     path = run_dir / "config.yaml"
     if not path.is_file():
         raise InvalidConfigError(f"{run_dir} is not a training run directory (no config.yaml)")
     cfg = config_from_dict(read_yaml(path), where=str(path))
+    if ray is not None:
+        cfg = cfg.with_ray(ray)
     trainer = Trainer(run_dir, cfg, _device(cfg))
     latest = run_dir / "checkpoints" / "latest.pt"
     if latest.exists():
@@ -140,6 +148,14 @@ class Trainer:
         self.iteration = 0          # iterations finished
         self.counts = {"decisions": 0, "samples": 0, "updates": 0, "seconds": 0.0}
         self.metrics: list[dict] = []
+        self.actors = None          # Ray's self-play actors (executor: ray)
+        self._actor_weights = None  # restored: what the actors played with, and since when
+        if cfg.executor == "ray":
+            from experiments.executor import RayExecutor
+            from experiments.train.ray_selfplay import RaySelfPlay
+
+            self.actors = RaySelfPlay(cfg, RayExecutor((cfg.ray or {}).get("address")),
+                                      self.pool_seats)
 
     # --- checkpoints ----------------------------------------------------------------------
     def restore(self, path: Path) -> None:
@@ -156,6 +172,8 @@ class Trainer:
         self.iteration = int(training["iteration"])
         self.counts = dict(training["counts"])
         self.metrics = list(training["metrics"])
+        if "actor_weights" in training:  # None: the network's own weights
+            self._actor_weights = (training["actor_weights"], training["actor_weights_at"])
         # what a crash after the checkpoint may have left half-reported is written again
         self._write_reports(plot=True)
 
@@ -163,6 +181,10 @@ class Trainer:
         training = {"optimizer": self.algo.optimizer.state_dict(),
                     "iteration": self.iteration, "counts": self.counts,
                     "config": self.cfg.to_dict(), "metrics": self.metrics}
+        if self.actors is not None:  # the weights the actors play the next iteration with
+            current = self.actors.sent_at == self.counts["updates"]
+            training["actor_weights"] = None if current else self.actors.actor_weights
+            training["actor_weights_at"] = self.actors.sent_at
         blob = checkpoint_bytes(self.net, self.cfg.game, self.rules, self.cfg.algorithm,
                                 training)
         folder = self.run_dir / "checkpoints"
@@ -173,24 +195,34 @@ class Trainer:
     # --- the loop -------------------------------------------------------------------------
     def run(self, progress: bool = False) -> dict:
         cfg = self.cfg
-        with tqdm(total=cfg.iterations, initial=self.iteration, disable=not progress,
-                  unit="it") as bar:
-            while self.iteration < cfg.iterations:
-                row = self._one_iteration()
-                bar.set_postfix(loss=row["loss"], dps=f"{row['decisions_per_s']:,.0f}")
-                bar.update(1)
+        if self.actors is not None and self.iteration < cfg.iterations:
+            weights, at = self._actor_weights or (None, None)
+            self.actors.start(self.net, self.counts["updates"], weights, at)
+        try:
+            with tqdm(total=cfg.iterations, initial=self.iteration, disable=not progress,
+                      unit="it") as bar:
+                while self.iteration < cfg.iterations:
+                    row = self._one_iteration()
+                    bar.set_postfix(loss=row["loss"], dps=f"{row['decisions_per_s']:,.0f}")
+                    bar.update(1)
+        finally:
+            if self.actors is not None:
+                self.actors.stop()
         return self.summary()
 
     def _one_iteration(self) -> dict:
         cfg = self.cfg
         deal_seed, rng = iteration_seeds(cfg.seed, self.iteration)
         t0 = time.perf_counter()
-        self.buffer.clear()
-        first = self.batch.reset(deal_seed)
-        self.net.train()
-        pool, opponent = self._pool()
-        out = self.algo.iteration(self.batch, first, self.buffer, cfg.steps_per_iteration, rng,
-                                  pool)
+        if self.actors is not None:
+            out, opponent = self._iteration_on_actors(deal_seed)
+        else:
+            self.buffer.clear()
+            first = self.batch.reset(deal_seed)
+            self.net.train()
+            pool, opponent = self._pool()
+            out = self.algo.iteration(self.batch, first, self.buffer, cfg.steps_per_iteration,
+                                      rng, pool)
         if opponent:
             out["pool_opponent"] = opponent
         seconds = time.perf_counter() - t0
@@ -210,6 +242,19 @@ class Trainer:
         self._write_reports(plot=bool(evaluated))
         return row
 
+    def _iteration_on_actors(self, deal_seed: int):
+        """Ray: the actors play the iteration's games, then the learner learns from them
+        and, every ``weights_every`` updates, sends its weights."""
+        path = self._pool_checkpoint()
+        weights = None if path is None else \
+            load_checkpoint(path, self.cfg.game, self.rules)["model"]
+        parts, decisions = self.actors.play(self.iteration, deal_seed,
+                                            None if path is None else path.name, weights)
+        self.net.train()
+        out = {"decisions": decisions, **self.algo.learn_samples(parts)}
+        self.actors.after_learning(self.net, self.counts["updates"] + out["updates"])
+        return out, None if path is None else path.name
+
     # --- the opponent pool ----------------------------------------------------------------
     def _pool_seats(self, kit):
         """(num_games, 4) bool: the seats an earlier checkpoint plays (None without a pool)."""
@@ -224,17 +269,23 @@ class Trainer:
         seats[:n, :players] = side[None, :players] != side[learner][:, None]
         return seats
 
-    def _pool(self):
-        """This iteration's pool: (seats, act) and the checkpoint's name, or (None, None)."""
+    def _pool_checkpoint(self) -> Path | None:
+        """The earlier checkpoint that plays the pool's seats this iteration, if any."""
         if self.pool_seats is None:
-            return None, None
+            return None
         folder = self.run_dir / "checkpoints"
         done = sorted(p for p in folder.glob("iter-*.pt")
                       if int(p.stem.split("-")[1]) <= self.iteration)
         if not done:
-            return None, None
+            return None
         pick = np.random.default_rng([self.cfg.seed, self.iteration, 7]).integers(len(done))
-        path = done[pick]
+        return done[pick]
+
+    def _pool(self):
+        """This iteration's pool: (seats, act) and the checkpoint's name, or (None, None)."""
+        path = self._pool_checkpoint()
+        if path is None:
+            return None, None
         if path.name not in self._pool_nets:
             from agents.neural.agent import NeuralAgent
 

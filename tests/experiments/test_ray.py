@@ -173,3 +173,86 @@ def test_simulate_and_tournament_commands_on_ray_equal_local(tmp_path, capsys, c
     assert outputs["ray"] == outputs["local"]
     for ext in ("jsonl", "npy"):
         assert (tmp_path / f"ray.{ext}").read_bytes() == (tmp_path / f"local.{ext}").read_bytes()
+
+
+# --- training: DMC's self-play actors on Ray -------------------------------------------------
+TRAIN = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc", seed=3,
+             num_games=64, steps_per_iteration=40, iterations=3, hidden=[32], eval_every=1,
+             eval_deals=16, torch_threads=1, numba_threads=1, eval_opponents=["random"],
+             pool_share=0.5, args={"batch_size": 512}, executor="ray",
+             ray={"num_workers": 2, "weights_every": 2})
+
+
+def test_training_on_ray_resumes_to_the_uninterrupted_network(tmp_path, cluster, monkeypatch):
+    import torch
+
+    from agents.neural import load_checkpoint
+    from experiments.train import loop
+
+    config = _config(tmp_path, TRAIN, "train")
+    whole_dir, whole = loop.start_training(config, tmp_path / "whole")
+    assert whole["decisions"] == 3 * 64 * 40 and whole["samples"] > 0
+
+    saves = {"n": 0}
+    real_save = loop.Trainer._save
+
+    def crash_after_two(self, evaluated):
+        real_save(self, evaluated)
+        saves["n"] += 1
+        if saves["n"] == 2:  # stopped after the second checkpoint
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(loop.Trainer, "_save", crash_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        loop.start_training(config, tmp_path / "cut")
+    monkeypatch.setattr(loop.Trainer, "_save", real_save)
+    cut_dir = next((tmp_path / "cut").iterdir())
+    resumed_dir, resumed = loop.resume_training(cut_dir)
+
+    def lines(d):
+        out = [json.loads(x) for x in (d / "metrics.jsonl").read_text().splitlines()]
+        for m in out:  # timings differ between runs
+            for k in ("seconds", "total_seconds", "decisions_per_s"):
+                m.pop(k)
+        return out
+
+    assert lines(cut_dir) == lines(whole_dir)
+    assert lines(whole_dir)[1]["pool_opponent"] == "iter-000001.pt"
+    a = load_checkpoint(whole_dir / "checkpoints" / "latest.pt")["model"]
+    b = load_checkpoint(cut_dir / "checkpoints" / "latest.pt")["model"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert resumed["decisions"] == whole["decisions"]
+
+
+def test_training_on_ray_needs_dmc(tmp_path, capsys):
+    config = _config(tmp_path, {**TRAIN, "executor": "local", "ray": None,
+                                "algorithm": "ppo", "args": {}}, "ppo")
+    assert main(["train", str(config), "--out", str(tmp_path / "runs"), "--ray"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "allowed with ray: dmc" in err
+
+
+def test_a_self_play_actor_that_dies_is_restarted_and_its_share_played_again(
+        tmp_path, cluster, monkeypatch):
+    import torch
+
+    from agents.neural import load_checkpoint
+    from experiments.train import loop, ray_selfplay
+
+    config = _config(tmp_path, {**TRAIN, "iterations": 2, "pool_share": 0.0}, "train")
+    _, whole = loop.start_training(config, tmp_path / "whole")
+    flag = tmp_path / "died"
+
+    class DyingOnce(ray_selfplay.SelfPlayActor):
+        def play(self, weights, version, iteration, index, *args):
+            if iteration == 1 and index == 1 and not flag.exists():
+                flag.touch()
+                os._exit(1)  # the actor's process dies in the middle of an iteration
+            return super().play(weights, version, iteration, index, *args)
+
+    monkeypatch.setattr(ray_selfplay, "SelfPlayActor", DyingOnce)
+    run_dir, again = loop.start_training(config, tmp_path / "again")
+    assert flag.exists() and again["decisions"] == whole["decisions"]
+    a = load_checkpoint(next((tmp_path / "whole").iterdir()) / "checkpoints" / "latest.pt")
+    b = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
+    assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
