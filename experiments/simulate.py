@@ -25,9 +25,9 @@ from experiments.files import check_output_file
 from experiments.games import seat_agents, seating_of
 
 CHUNK = 1 << 18          # items per table call (progress granularity)
-# items per task with an executor: 1,000,000 Debertz deals in 16 tasks keep 2 Ray CPUs
-# within 5% of local threads (python -m experiments.bench_ray); 4 tasks of CHUNK left one
-# CPU idle at the end (+10%)
+# items per task with an executor: 1,000,000 Debertz deals in 16 tasks kept 2 Ray CPUs
+# within 5-11% of local threads (python -m experiments.bench_ray), where 4 tasks of CHUNK
+# left a CPU idle at the end; smaller tasks would cost the driver more merges on a cluster
 TASK_CHUNK = 1 << 16
 
 
