@@ -8,9 +8,10 @@ executor is only a way of getting ``play(context, task, n_threads)`` called for 
         for task, result in ex.map(play, context, tasks):
             ...  # persist and merge in the driver
 
-``play`` is a module-level function and ``context`` a small picklable description of the run
-(a Ray task rebuilds its table from it); the driver persists and merges what comes back, so a
-Ray run writes exactly the run directory a local run writes.
+``play`` is a module-level function and ``context`` what every task shares (the tournament
+plan, a ``SimulationJob``), picklable: Ray stores it once and every task reads it. The driver
+persists and merges what comes back, so a Ray run writes exactly the run directory a local
+run writes.
 
 ``LocalExecutor`` plays the tasks in order in this process with ``threads`` numba threads.
 ``RayExecutor`` submits each task as a Ray task (one CPU, one numba thread each; retried when
@@ -91,7 +92,9 @@ class RayExecutor:
         return self
 
     def __exit__(self, *exc):
-        if self._started:  # a Ray instance this run started or joined is left as found
+        # disconnect what __enter__ connected (stopping a local instance it started); a
+        # process that was already on a cluster stays on it
+        if self._started:
             self.ray.shutdown()
             self._started = False
 
