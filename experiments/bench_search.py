@@ -15,6 +15,9 @@ import time
 import numpy as np
 from numba import njit
 
+from cardsim.barbu import actions as BA
+from cardsim.barbu import engine_nb as BE
+from cardsim.barbu import layout as BL
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz import sample_nb as S
@@ -32,6 +35,28 @@ CASES = (  # (label, rules, cards played in the deal)
     ("2 players, after two tricks", dict(players=2), 4),
     ("4 players, 2v2, mid-round", dict(players=4, teams=True), 13),
 )
+
+
+def barbu_positions(rules, count, contract, plays, seed=1):
+    """``count`` Barbu positions of random play (random trump or starting rank, doubles and
+    cards) with ``plays`` entries in the plays log (cards, and Domino passes) in the first
+    deal of a match, the contract forced (a list of state rows), and the packed rules."""
+    R = rules.pack()
+    rng = np.array([np.uint64(54321 + seed)], dtype=np.uint64)
+    out = []
+    game = 0
+    while len(out) < count:
+        st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+        BE.init_game(st, R, seed, game)
+        game += 1
+        BE.step(st, R, BA.CONTRACT + contract)
+        while st[BL.PHASE] < BL.PH_DEAL_END:
+            if st[BL.PHASE] == BL.PH_PLAY and st[BL.N_PLAYS] == plays:
+                out.append(st.copy())
+                break
+            base, bits = BE.legal_mask(st, R)
+            BE.step(st, R, base + random_bit(bits, rng, 0))
+    return R, out
 
 
 def positions(rules, count, plays, seed=1):
