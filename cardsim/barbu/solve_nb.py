@@ -58,9 +58,11 @@ P_SEAT = 20          # the seat the values are for
 P_NODES = 21         # nodes searched
 P_BUDGET = 22        # node budget (0: none)
 P_GEN = 23           # generation of this solve's transposition table entries
-P_TRICKS = 24        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
+P_WEIGHT_MIN = 24    # the smallest of the four weights
+P_WEIGHT_MAX = 25    # the largest
+P_TRICKS = 26        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
                      # stay in place while deeper tricks are searched
-POSITION_WIDTH = 80
+POSITION_WIDTH = 82
 
 TT_BITS = 18         # default table: 2**18 entries (10 MB)
 HIGH_RANKS = 0b1111100000000  # T J Q K A of a suit: who holds them takes tricks
@@ -111,6 +113,10 @@ def weights_of(st, seat, pos):
             m = st[ix(L.BETS + 4 * seat + j)] + st[ix(L.BETS + 4 * j + seat)]
             pos[P_WEIGHT + seat] += m
             pos[P_WEIGHT + j] = -m
+    pos[P_WEIGHT_MIN] = min(min(pos[P_WEIGHT], pos[P_WEIGHT + 1]),
+                            min(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
+    pos[P_WEIGHT_MAX] = max(max(pos[P_WEIGHT], pos[P_WEIGHT + 1]),
+                            max(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
 
 
 @njit(cache=True, inline="always")
@@ -295,10 +301,19 @@ def search(pos, tt, alpha, beta):
         if pos[P_TRICKS_LEFT] == 0:
             return 0
         held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
-        if points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT]) == 0:
+        left = points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT])
+        if left == 0:
             return 0  # B4: nothing left to score (No Queens and No King end here)
         if pos[P_TRICKS_LEFT] == 1:
             return last_trick(pos)
+        # every trick's points have the sign of what is left and go to one seat: the value
+        # lies between the smallest and the largest weight times what is left
+        lowest = pos[P_WEIGHT_MIN] * left if left > 0 else pos[P_WEIGHT_MAX] * left
+        highest = pos[P_WEIGHT_MAX] * left if left > 0 else pos[P_WEIGHT_MIN] * left
+        if lowest >= beta:
+            return lowest
+        if highest <= alpha:
+            return highest
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             return static_value(pos)
         key = held | (pos[P_LEADER] << 52)
