@@ -55,14 +55,15 @@ P_KING_DISCARD = 17  # No King: king_must_discard
 P_MUST_RUFF = 18     # Trumps: trumps_must_ruff
 P_OVERTRUMP = 19     # Trumps: trumps_must_overtrump
 P_SEAT = 20          # the seat the values are for
-P_NODES = 21         # nodes searched
-P_BUDGET = 22        # node budget (0: none)
+P_NODES = 21         # nodes searched for the root card being valued
+P_BUDGET = 22        # node budget of each root card's search (0: none)
 P_GEN = 23           # generation of this solve's transposition table entries
 P_WEIGHT_MIN = 24    # the smallest of the four weights
 P_WEIGHT_MAX = 25    # the largest
 P_TRICKS = 26        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
                      # stay in place while deeper tricks are searched
-POSITION_WIDTH = 82
+P_TOTAL_NODES = 82   # nodes searched for every root card
+POSITION_WIDTH = 83
 
 TT_BITS = 18         # default table: 2**18 entries (10 MB)
 HIGH_RANKS = 0b1111100000000  # T J Q K A of a suit: who holds them takes tricks
@@ -460,10 +461,10 @@ def exact_value(pos, tt, guess):
 @njit(cache=True)
 def solve_root(pos, tt, values):
     """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
-    act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
+    act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other entries are left as
     they are. Returns the legal cards' mask. Equal cards get the value of the one searched."""
     pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
-    pos[P_NODES] = 0
+    pos[P_TOTAL_NODES] = 0
     seat = to_act(pos)
     legal = legal_of(pos, seat)
     searched = distinct_cards(pos, legal)
@@ -473,8 +474,13 @@ def solve_root(pos, tt, values):
         c = lowest_bit(m)
         m &= m - 1
         saved, gained = apply_card(pos, seat, c)
-        guess = exact_value(pos, tt, guess - gained) + gained
-        values[c] = guess
+        pos[P_NODES] = 0
+        if pos[P_BUDGET] > 0:  # one wide window: zero-window tests would each meet the
+            values[c] = search(pos, tt, -INF, INF) + gained  # budget's static values anew
+        else:
+            guess = exact_value(pos, tt, guess - gained) + gained
+            values[c] = guess
+        pos[P_TOTAL_NODES] += pos[P_NODES]
         undo_card(pos, seat, c, saved)
     # a merged card takes the value of the nearest searched card above it in its suit
     m = legal & ~searched

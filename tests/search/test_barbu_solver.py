@@ -120,7 +120,7 @@ from cardsim.barbu import solve_nb as V
 pos = np.array(json.loads(%r), dtype=np.int64)
 values = np.zeros(52, dtype=np.int64)
 legal = V.solve_root(pos, V.solver_table(10), values)
-print(json.dumps([int(legal), values.tolist(), int(pos[V.P_NODES])]))
+print(json.dumps([int(legal), values.tolist(), int(pos[V.P_TOTAL_NODES])]))
 """
 
 
@@ -136,4 +136,4 @@ def test_compiled_and_pure_python_solve_alike():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", script],
                          env=env, capture_output=True, text=True, check=True)
-    assert json.loads(run.stdout) == [int(legal), values.tolist(), int(work[V.P_NODES])]
+    assert json.loads(run.stdout) == [int(legal), values.tolist(), int(work[V.P_TOTAL_NODES])]
