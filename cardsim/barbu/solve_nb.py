@@ -438,17 +438,25 @@ def undo_card(pos, seat, card, saved):
 @njit(cache=True)
 def exact_value(pos, tt, guess):
     """The ``search`` value of ``pos`` by zero-window tests (MTD(f), Plaat et al.), starting
-    at ``guess``; the transposition table carries what earlier tests learned."""
+    at ``guess``; the transposition table carries what earlier tests learned. With a node
+    budget, one wide window instead: each zero-window test would meet the budget's static
+    values anew. (One call site of ``search``: numba's cache cannot link a recursive
+    function called from two places of one caller.)"""
+    wide = pos[P_BUDGET] > 0
     lo = -INF
     hi = INF
     g = guess
     tests = 0
     while lo < hi:
-        if tests < 3 or hi - lo > 1 << 18:
+        if wide:
+            beta = INF
+        elif tests < 3 or hi - lo > 1 << 18:
             beta = g + 1 if g == lo else g
         else:
             beta = lo + (hi - lo + 1) // 2
-        v = search(pos, tt, beta - 1, beta)
+        v = search(pos, tt, -INF if wide else beta - 1, beta)
+        if wide:
+            return v
         if v < beta:
             hi = v
         else:
@@ -475,11 +483,8 @@ def solve_root(pos, tt, values):
         m &= m - 1
         saved, gained = apply_card(pos, seat, c)
         pos[P_NODES] = 0
-        if pos[P_BUDGET] > 0:  # one wide window: zero-window tests would each meet the
-            values[c] = search(pos, tt, -INF, INF) + gained  # budget's static values anew
-        else:
-            guess = exact_value(pos, tt, guess - gained) + gained
-            values[c] = guess
+        guess = exact_value(pos, tt, guess - gained) + gained
+        values[c] = guess
         pos[P_TOTAL_NODES] += pos[P_NODES]
         undo_card(pos, seat, c, saved)
     # a merged card takes the value of the nearest searched card above it in its suit
