@@ -5,6 +5,7 @@ at the compiled table, blind to the cards their seat cannot see."""
 import numpy as np
 import pytest
 
+from agents.barbu import ismcts_nb as M
 from agents.barbu import pimc_nb as P
 from agents.registry import make_agent
 from cardsim.barbu import actions as A
@@ -16,7 +17,8 @@ from cardsim.table import Seating, Table
 from tests.search.barbu_positions import barbu_positions
 
 FAST = np.array([2, 300, 0, 0, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 300-node searches
-POLICIES = {"pimc": (P.pimc_action, FAST)}
+FAST_TREE = np.array([40, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 40 iterations
+POLICIES = {"pimc": (P.pimc_action, FAST), "ismcts": (M.ismcts_action, FAST_TREE)}
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
@@ -48,13 +50,16 @@ def test_every_decision_is_legal(kw, policy):
     assert passes > 0
 
 
-@pytest.mark.parametrize("spec,label", [("pimc:samples=2,nodes=300", "pimc:nodes=300,samples=2")])
+@pytest.mark.parametrize("spec,label", [("pimc:samples=2,nodes=300", "pimc:nodes=300,samples=2"),
+                                        ("ismcts:iterations=30", "ismcts:iterations=30")])
 def test_options_and_the_table(spec, label):
     agent = make_agent(spec, "barbu")
     assert agent.label == label
     assert type(agent).__module__ == "agents.barbu." + spec.split(":")[0]
     with pytest.raises(Exception, match="samples"):
         make_agent("pimc:samples=0", "barbu")
+    with pytest.raises(Exception, match="rollout"):
+        make_agent("ismcts:rollout=0.5", "barbu")
     table = Table("barbu", BarbuRules())
     seating = Seating([agent, make_agent("heuristic", "barbu")],
                       [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]])
