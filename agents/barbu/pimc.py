@@ -29,4 +29,6 @@ class BarbuPIMC(CompiledAgent):
         "ms": Option(0, 0, 600000,
                      "stop drawing deals after this many milliseconds per decision (0: no "
                      "time limit); results then depend on the machine's speed"),
+        "doubling": Option(1, 0, 1, "1: double and redouble by simulation; 0: as the "
+                                    "heuristic (expected-score margins)", switch=True),
     }

@@ -10,7 +10,9 @@ early in a deal four hands of 13 cards are far beyond an exact solve.
 **Domino, the contract, trump, starting rank and doubling** are decided by simulation, not by
 the heuristic's tables: for each sampled deal each legal option is tried and the deal played
 out to its end by the heuristic in every seat; the option with the best mean deal score
-(B7, settlements included) is taken. Every option is tried on the same deals, so their
+(B7, settlements included) is taken. A double or redouble is taken only when its mean gain
+exceeds one standard error (a bet on a difference of two scores is noisy, and a wrong one
+costs that difference); ``doubling=0`` leaves doubling to the heuristic. Every option is tried on the same deals, so their
 comparison is not blurred by the luck of the draw. The contract choice spends a contract the
 declarer must otherwise play on a later hand (B2), so a contract's value is its mean score
 on the sampled deals less its mean score on as many fully random deals (what an average
@@ -42,6 +44,7 @@ from cardsim.jit import WITH_REFCOUNT, ix
 P_SAMPLES = 0
 P_NODES = 1
 P_MS = 2
+P_DOUBLING = 3   # 1: doubling by simulation, 0: by the heuristic
 
 # the heuristic with its default options plays the rollouts
 ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
@@ -63,12 +66,16 @@ def pimc_action(st, R, base, bits, params, rng, i):
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
     if st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO:
-        return play_by_solving(st, R, bits, params, rng, i)
+        return play_by_solving(st, R, base, bits, params, rng, i)
+    if st[L.PHASE] == L.PH_DOUBLE:
+        if params[P_DOUBLING] == 0:
+            return heuristic_action(ROLLOUT_PARAMS, st, R, base, bits)
+        return double_by_rollouts(st, R, base, bits, params, rng, i)
     return base + choose_by_rollouts(st, R, base, bits, params, rng, i)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def play_by_solving(st, R, mask, params, rng, i):
+def play_by_solving(st, R, base, mask, params, rng, i):
     me = st[L.TURN]
     samples = max(1, int(params[P_SAMPLES]))
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
@@ -91,6 +98,9 @@ def play_by_solving(st, R, mask, params, rng, i):
             total[c] += values[c]
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
+    # equal values are common (all cards lose the same against three opponents playing
+    # together): the heuristic's card is taken among them
+    total[heuristic_action(ROLLOUT_PARAMS, st, R, base, mask)] += 0.5
     return best_of(total, mask)
 
 
@@ -128,6 +138,39 @@ def random_deal(st, rng, i, out, buf):
             hand |= 1 << buf[13 * s + k]
         out[ix(L.HANDS + s)] = hand
         out[ix(L.DEALT + s)] = hand
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def double_by_rollouts(st, R, base, bits, params, rng, i):
+    """B6: leave the pair (NO_DOUBLE, bit 0) unless the double or redouble (the other bit)
+    gains on the sampled deals by more than one standard error of the mean gain: a bet on
+    a difference of two scores is noisy, and a wrong bet costs that difference."""
+    me = st[L.TURN]
+    samples = max(2, int(params[P_SAMPLES]))
+    other = lowest_bit(bits & ~1)
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    kn, ways = S.prepare(st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    n = 0
+    total = 0.0
+    squares = 0.0
+    for k in range(samples):
+        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        trial[:] = deal
+        step(trial, R, base + other)
+        gain = rollout_score(trial, R, me)
+        trial[:] = deal
+        step(trial, R, base)
+        gain -= rollout_score(trial, R, me)
+        n += 1
+        total += gain
+        squares += gain * gain
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS] and n >= 2:
+            break
+    mean = total / n
+    spread = max(squares / n - mean * mean, 0.0)
+    return base + (other if mean > np.sqrt(spread / (n - 1)) else 0)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
