@@ -5,19 +5,21 @@ among the deals consistent with what it knows (``cardsim.barbu.sample_nb``), sol
 with every hand open (``cardsim.barbu.solve_nb``: the value of every legal card for the
 seat's deal score, the others playing against it) and plays the card with the best mean
 value. ``nodes`` > 0 bounds each root card's search and values what is left statically:
-early in a deal four hands of 13 cards are far beyond an exact solve.
+early in a deal four hands of 13 cards are far beyond an exact solve. Among cards of equal
+mean value (common: against three opponents playing together many cards lose alike) the
+heuristic's card is played.
 
-**Domino, the contract, trump, starting rank and doubling** are decided by simulation, not by
-the heuristic's tables: for each sampled deal each legal option is tried and the deal played
-out to its end by the heuristic in every seat; the option with the best mean deal score
-(B7, settlements included) is taken. A double or redouble is taken only when its mean gain
-exceeds one standard error (a bet on a difference of two scores is noisy, and a wrong one
-costs that difference); ``doubling=0`` leaves doubling to the heuristic. Every option is tried on the same deals, so their
-comparison is not blurred by the luck of the draw. The contract choice spends a contract the
-declarer must otherwise play on a later hand (B2), so a contract's value is its mean score
-on the sampled deals less its mean score on as many fully random deals (what an average
-later hand would give it). Doubles still owed (B6.3) are not weighed: the engine forces
-them once the chances left run out.
+**Domino, the contract, trump, starting rank and doubling** are decided by simulation, not
+by the heuristic's tables: for each sampled deal each legal option is tried and the deal
+played out to its end by the heuristic in every seat; the option with the best mean deal
+score (B7, settlements included) is taken. A double or redouble is taken only when its mean
+gain exceeds one standard error (a bet on a difference of two scores is noisy, and a wrong
+one costs that difference); ``doubling=0`` leaves doubling to the heuristic. Every option is
+tried on the same deals, so their comparison is not blurred by the luck of the draw. The
+contract choice spends a contract the declarer must otherwise play on a later hand (B2), so
+a contract's value is its mean score on the sampled deals less its mean score on as many
+fully random deals (what an average later hand would give it). Doubles still owed (B6.3) are
+not weighed: the engine forces them once the chances left run out.
 
 ``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
 deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are

@@ -469,8 +469,9 @@ def exact_value(pos, tt, guess):
 @njit(cache=True)
 def solve_root(pos, tt, values):
     """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
-    act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other entries are left as
-    they are. Returns the legal cards' mask. Equal cards get the value of the one searched."""
+    act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other
+    entries are left as they are. Returns the legal cards' mask. Equal cards get the value of
+    the one searched."""
     pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
     pos[P_TOTAL_NODES] = 0
     seat = to_act(pos)

@@ -105,7 +105,8 @@ from cardsim.barbu import sample_nb as S
 states = np.array(json.loads(%r), dtype=np.int64)
 R = np.array(json.loads(%r), dtype=np.int64)
 out = np.zeros((len(states), 3, states.shape[1]), dtype=np.int64)
-S.sample_rows(states, R, states[:, %d].copy(), 3, np.arange(1, len(states) + 1, dtype=np.uint64), out)
+rng = np.arange(1, len(states) + 1, dtype=np.uint64)
+S.sample_rows(states, R, states[:, %d].copy(), 3, rng, out)
 print(json.dumps(out[:, :, %d:%d].tolist()))
 """
 
