@@ -24,7 +24,7 @@ from cardsim.policy_nb import PolicySet
 PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
 
 # The compiled policies of this package, by game: kind 0 random, 1 heuristic, 2 pimc
-# and 3 ismcts (Debertz) (policy_nb).
+# and 3 ismcts (policy_nb).
 AGENT_POLICIES = PolicySet("agents", {"debertz": "agents.debertz.policy_nb",
                                       "barbu": "agents.barbu.policy_nb"})
 

@@ -30,6 +30,8 @@ GAMES = ("debertz", "barbu")
 def _catalogue() -> dict[tuple[str, str], type]:
     """(game, name) -> agent class. Imported lazily: agent modules pull in compiled code."""
     from agents.barbu.heuristic import BarbuHeuristic
+    from agents.barbu.ismcts import BarbuISMCTS
+    from agents.barbu.pimc import BarbuPIMC
     from agents.debertz.heuristic import DebertzHeuristic
     from agents.debertz.ismcts import DebertzISMCTS
     from agents.debertz.pimc import DebertzPIMC
@@ -37,7 +39,7 @@ def _catalogue() -> dict[tuple[str, str], type]:
 
     table = {}
     for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC, DebertzISMCTS,
-                NeuralAgent):
+                BarbuPIMC, BarbuISMCTS, NeuralAgent):
         for game in cls.games:
             table[(game, cls.name)] = cls
     return table

@@ -1,10 +1,15 @@
-"""Speed of the Debertz search parts: hidden-card samples per second and open-hand solve
-times, in positions of random play, on one core.
+"""Speed of the search parts of both games: hidden-card samples per second and open-hand
+solve times, in positions of random play, on one core.
 
-    python -m experiments.bench_search [--positions N] [--samples K]
+    python -m experiments.bench_search [--game debertz|barbu|both] [--positions N]
+                                       [--samples K] [--nodes N]
 
 Prints one line per position kind: samples/s of ``sample_nb.draw_deal`` (one thread), and the
-median and 90th percentile of ``solve_nb.solve_root`` (every root card valued, exact).
+median and 90th percentile of ``solve_nb.solve_root`` (every root card valued). Debertz
+solves are exact. Barbu: per trick contract after 0, 4 and 8 tricks; solves after 8 tricks
+are exact, earlier ones are far beyond an exact solve with four 13-card hands and use the
+pimc agent's default budget (``--nodes`` per root card); ``--exact-after-4`` solves the
+positions after 4 tricks exactly too (seconds to a minute each).
 """
 
 from __future__ import annotations
@@ -15,6 +20,12 @@ import time
 import numpy as np
 from numba import njit
 
+from cardsim.barbu import actions as BA
+from cardsim.barbu import engine_nb as BE
+from cardsim.barbu import layout as BL
+from cardsim.barbu import sample_nb as BS
+from cardsim.barbu import solve_nb as BV
+from cardsim.barbu.rules import BarbuRules
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz import sample_nb as S
@@ -32,6 +43,28 @@ CASES = (  # (label, rules, cards played in the deal)
     ("2 players, after two tricks", dict(players=2), 4),
     ("4 players, 2v2, mid-round", dict(players=4, teams=True), 13),
 )
+
+
+def barbu_positions(rules, count, contract, plays, seed=1):
+    """``count`` Barbu positions of random play (random trump or starting rank, doubles and
+    cards) with ``plays`` entries in the plays log (cards, and Domino passes) in the first
+    deal of a match, the contract forced (a list of state rows), and the packed rules."""
+    R = rules.pack()
+    rng = np.array([np.uint64(54321 + seed)], dtype=np.uint64)
+    out = []
+    game = 0
+    while len(out) < count:
+        st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+        BE.init_game(st, R, seed, game)
+        game += 1
+        BE.step(st, R, BA.CONTRACT + contract)
+        while st[BL.PHASE] < BL.PH_DEAL_END:
+            if st[BL.PHASE] == BL.PH_PLAY and st[BL.N_PLAYS] == plays:
+                out.append(st.copy())
+                break
+            base, bits = BE.legal_mask(st, R)
+            BE.step(st, R, base + random_bit(bits, rng, 0))
+    return R, out
 
 
 def positions(rules, count, plays, seed=1):
@@ -69,11 +102,76 @@ def draw_many(states, R, count, rng):
     return draws
 
 
+@njit(cache=True)
+def barbu_draw_many(states, R, count, rng):
+    """``count`` Barbu deals for the seat to act in each position; returns the draws."""
+    kn = np.zeros(BS.KNOWLEDGE_WIDTH, dtype=np.int64)
+    ways = BS.new_ways()
+    held = np.zeros(4, dtype=np.int64)
+    buf = np.empty(BS.MAX_CARDS, dtype=np.int64)
+    draws = 0
+    for g in range(states.shape[0]):
+        BS.knowledge(states[g], R, states[g, BL.TURN], kn)
+        BS.count_completions(kn, ways)
+        for _ in range(count):
+            draws += BS.draw_deal(states[g], R, kn, ways, rng, 0, held, buf)
+    return draws
+
+
+def barbu_main(args):
+    rng = np.ones(1, dtype=np.uint64)
+    rules = BarbuRules()
+    print("Barbu samples/s (seat to act, one thread):", flush=True)
+    for contract in (BA.NO_TRICKS, BA.NO_HEARTS, BA.TRUMPS, BA.DOMINO):
+        for tricks in (0, 4, 8):
+            R, P = barbu_positions(rules, args.positions, contract, 4 * tricks, seed=tricks)
+            P = np.array(P)
+            barbu_draw_many(P[:1], R, 1, rng)  # compile outside the timing
+            t = time.perf_counter()
+            barbu_draw_many(P, R, args.samples, rng)
+            rate = len(P) * args.samples / (time.perf_counter() - t)
+            what = "plays" if contract == BA.DOMINO else "tricks"
+            print(f"  {BA.CONTRACT_NAMES[contract]:12s} after {tricks} {what:6s} "
+                  f"samples/s {rate:>10,.0f}", flush=True)
+    print(f"Barbu solve_root ms, all root cards (exact after 8 tricks, else {args.nodes} "
+          f"nodes per root card):", flush=True)
+    tt = BV.solver_table()
+    pos = np.zeros(BV.POSITION_WIDTH, dtype=np.int64)
+    values = np.zeros(52, dtype=np.int64)
+    for contract in range(BA.NUM_CONTRACTS):
+        if contract == BA.DOMINO:
+            continue  # played out by rollouts, not solved
+        line = f"  {BA.CONTRACT_NAMES[contract]:12s}"
+        for tricks in (0, 4, 8):
+            exact = tricks == 8 or (tricks == 4 and args.exact_after_4)
+            R, P = barbu_positions(rules, args.positions + 1, contract, 4 * tricks, seed=tricks)
+            times = []
+            for st in P:
+                BV.position_of(st, R, st[BL.TURN], pos)
+                pos[BV.P_BUDGET] = 0 if exact else args.nodes
+                t = time.perf_counter()
+                BV.solve_root(pos, tt, values)
+                times.append((time.perf_counter() - t) * 1000)
+            times = np.array(times[1:])  # the first solve compiles
+            line += (f"  after {tricks}{'' if exact else ' (budget)'}: median "
+                     f"{np.median(times):.1f} p90 {np.percentile(times, 90):.1f}")
+        print(line, flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=("debertz", "barbu", "both"), default="both")
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--samples", type=int, default=2000, help="samples per position")
+    ap.add_argument("--nodes", type=int, default=20000,
+                    help="Barbu: node budget per root card before 8 tricks")
+    ap.add_argument("--exact-after-4", action="store_true",
+                    help="Barbu: solve the positions after 4 tricks exactly")
     args = ap.parse_args(argv)
+    if args.game in ("barbu", "both"):
+        barbu_main(args)
+    if args.game == "barbu":
+        return
     tt = V.new_table()
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     values = np.zeros(32, dtype=np.int64)

@@ -10,11 +10,15 @@ here.
 from numba import njit
 
 from agents.barbu.heuristic_nb import heuristic_action
+from agents.barbu.ismcts_nb import ismcts_action
+from agents.barbu.pimc_nb import pimc_action
 from cardsim.barbu.engine_nb import legal_mask
 from cardsim.barbu.simulate_nb import random_action
 
 RANDOM = 0
 HEURISTIC = 1
+PIMC = 2
+ISMCTS = 3
 
 
 @njit(cache=True, inline="always")
@@ -23,4 +27,8 @@ def choose_action(kind, params, st, R, rng, i):
     base, bits = legal_mask(st, R)
     if kind == HEURISTIC:
         return heuristic_action(params, st, R, base, bits)
+    if kind == PIMC:
+        return pimc_action(st, R, base, bits, params, rng, i)
+    if kind == ISMCTS:
+        return ismcts_action(st, R, base, bits, params, rng, i)
     return random_action(base, bits, rng, i)

@@ -17,11 +17,8 @@ the deals that agree with what ``me`` knows:
   without announcing.
 
 **How (exact, not approximate).** "Seat ``s`` cannot hold card ``c``" constraints and the
-known cards are hard constraints: the hidden cards fall into classes by the set of holders
-allowed to hold them, and the number of deals completing each partial assignment is counted
-once per position by a small dynamic programme over (class, capacities left). Sampling then
-walks the classes, splitting each among its holders with probability proportional to the
-number of completions, so every deal satisfying the hard constraints is equally likely.
+known cards are hard constraints, drawn from exactly by the shared class-splitting core
+(``cardsim.deal_split_nb``): every deal satisfying them is equally likely.
 Declarations and the bella, which are not card-by-card constraints, are checked on the
 drawn deal, which is redrawn when it contradicts them (rejection keeps the uniformity).
 
@@ -38,40 +35,31 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.deal_split_nb import (CORE_WIDTH, KN_CAP, KN_HOLDER, KN_HOLDERS, KN_KNOWN,
+                                   KN_FORBID, KN_POOL, KN_SEAT, KN_UNCONSTRAINED, MAX_CARDS,
+                                   count_completions, draw_hidden, holder_of, new_ways,
+                                   prepare_classes, shuffle_mask)
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_strength, settle_melds
 from cardsim.debertz.melds_nb import list_runs, meld_summary, run_kind
 from cardsim.debertz.tables import TRUMPS_BEATING
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.rng_nb import below, next_u64
 
 # ---------------------------------------------------------------------------------------------
-# The knowledge row: what seat ``me`` knows, prepared once per position (``knowledge``).
+# The knowledge row: what seat ``me`` knows, prepared once per position (``knowledge``). The
+# shared fields (holders, capacities, known and forbidden cards, the classes) are those of
+# ``cardsim.deal_split_nb``; Debertz adds its own after them.
 # ---------------------------------------------------------------------------------------------
-KN_SEAT = 0          # the seat that samples
-KN_HOLDERS = 1       # number of holders of hidden cards
-KN_HOLDER = 2        # [4] seat of holder h, or -1 for the dead stock
-KN_CAP = 6           # [4] hidden cards holder h gets from the pool
-KN_KNOWN = 10        # [4] cards holder h is known to hold
-KN_FORBID = 14       # [4] cards holder h is known not to hold
-KN_POOL = 18         # the hidden cards to share out
-KN_PREPLAY = 19      # 1 before the first lead: a deck order is sampled instead
-KN_DECLARED = 20     # seats whose sequences are declared (bit per seat)
-KN_SIGNATURE = 21    # [4] per seat: its declared sequences (run_signature)
-KN_MELD_SHOWN = 25   # seat whose winning sequence is shown, -2 while none is shown
-KN_BELLA_EVENT = 26  # index in the plays of the bella announcement, -1 if none yet
-KN_PLAYED_BY = 27    # [4] per seat: the cards it played this deal
-KN_CLASSES = 31      # number of classes of hidden cards
-KN_CLASS_HOLDERS = 32  # [8] per class: allowed slots (bit per slot 0-2)
-KN_CLASS_CARDS = 40  # [8] per class: its cards
-KN_SLOT = 48         # [3] holder index of each slot of the counting programme, -1 unused
-KN_TRUMP = 51       # the trump suit
-KNOWLEDGE_WIDTH = 52
+KN_PREPLAY = KN_UNCONSTRAINED  # before the first lead: no card constraints, a deck order
+KN_DECLARED = CORE_WIDTH       # seats whose sequences are declared (bit per seat)
+KN_SIGNATURE = CORE_WIDTH + 1  # [4] per seat: its declared sequences (run_signature)
+KN_MELD_SHOWN = CORE_WIDTH + 5  # seat whose winning sequence is shown, -2 while none is
+KN_BELLA_EVENT = CORE_WIDTH + 6  # index in the plays of the bella announcement, -1 if none
+KN_PLAYED_BY = CORE_WIDTH + 7  # [4] per seat: the cards it played this deal
+KN_TRUMP = CORE_WIDTH + 11     # the trump suit
+KNOWLEDGE_WIDTH = CORE_WIDTH + 12
 
-MAX_CAP = 32         # capacities are below this (rows of the counting table)
 MAX_TRIES = 10000    # redraws before a position is declared inconsistent
-
-FACTORIAL = np.array([float(np.prod(np.arange(1, k + 1, dtype=np.float64))) for k in range(33)])
 
 
 def _signature_table():
@@ -200,15 +188,6 @@ def knowledge(st, R, me, kn):
     return kn[KN_POOL] != 0
 
 
-@njit(cache=True, inline="always")
-def holder_of(kn, seat):
-    """Index of the holder that is ``seat``."""
-    for k in range(kn[KN_HOLDERS]):
-        if kn[KN_HOLDER + k] == seat:
-            return k
-    return -1
-
-
 @njit(cache=True)
 def play_constraints(st, R, me, kn):
     """What the plays so far tell ``me`` (D8 voids and overtrumps, D6.6 melds, D7 bella)."""
@@ -279,160 +258,6 @@ def play_constraints(st, R, me, kn):
             kn[KN_KNOWN + f] |= other
         elif any_card and (event < 0 or (st[L.PLAYS + event] >> 5) != seat):
             kn[KN_FORBID + f] |= other
-
-
-@njit(cache=True)
-def prepare_classes(kn):
-    """Group the pool by the holders allowed to hold each card, and fix the slots of the
-    counting programme (at most three holders: the positions with card constraints)."""
-    h = kn[KN_HOLDERS]
-    for s in range(3):
-        kn[KN_SLOT + s] = -1
-    if kn[KN_PREPLAY]:  # before the first lead every holder may hold every hidden card
-        kn[KN_CLASSES] = 1
-        kn[KN_CLASS_CARDS] = kn[KN_POOL]
-        kn[KN_CLASS_HOLDERS] = 15
-        return
-    # slots 0, 1 are counted; slot 2 takes what is left
-    if h == 1:
-        kn[KN_SLOT + 2] = 0
-    elif h == 2:
-        kn[KN_SLOT + 0] = 0
-        kn[KN_SLOT + 2] = 1
-    else:
-        kn[KN_SLOT + 0] = 0
-        kn[KN_SLOT + 1] = 1
-        kn[KN_SLOT + 2] = 2
-    m = 0
-    pool = kn[KN_POOL]
-    while pool != 0:
-        c = lowest_bit(pool)
-        pool &= pool - 1
-        allowed = 0
-        for s in range(3):
-            k = kn[KN_SLOT + s]
-            if k >= 0 and not (kn[KN_FORBID + k] >> c) & 1:
-                allowed |= 1 << s
-        j = 0
-        while j < m and kn[KN_CLASS_HOLDERS + j] != allowed:
-            j += 1
-        if j == m:
-            kn[KN_CLASS_HOLDERS + j] = allowed
-            m += 1
-        kn[KN_CLASS_CARDS + j] |= 1 << c
-    kn[KN_CLASSES] = m
-
-
-@njit(cache=True, **WITH_REFCOUNT)
-def count_completions(kn, ways):
-    """``ways[j, a, b]``: the number of ways to share classes j.. among the slots when slot 0
-    still takes ``a`` cards and slot 1 ``b`` (slot 2 takes the rest). Returns the total."""
-    m = kn[KN_CLASSES]
-    caps = np.zeros(3, dtype=np.int64)
-    for s in range(3):
-        k = kn[KN_SLOT + s]
-        caps[s] = kn[KN_CAP + k] if k >= 0 else 0
-    if m == 0:
-        return 1.0
-    left = 0
-    for j in range(m - 1, -1, -1):
-        size = popcount(kn[KN_CLASS_CARDS + j])
-        allowed = kn[KN_CLASS_HOLDERS + j]
-        for a in range(caps[0] + 1):
-            for b in range(caps[1] + 1):
-                c = left + size - a - b  # what slot 2 still takes
-                total = 0.0
-                if 0 <= c <= caps[2]:
-                    for x0 in range(min(a, size) + 1):
-                        if x0 > 0 and not allowed & 1:
-                            break
-                        for x1 in range(min(b, size - x0) + 1):
-                            if x1 > 0 and not allowed & 2:
-                                break
-                            x2 = size - x0 - x1
-                            if x2 > c or (x2 > 0 and not allowed & 4):
-                                continue
-                            rest = 1.0 if j == m - 1 and a == x0 and b == x1 else (
-                                ways[j + 1, a - x0, b - x1] if j < m - 1 else 0.0)
-                            if rest > 0.0:
-                                total += rest * FACTORIAL[size] / (
-                                    FACTORIAL[x0] * FACTORIAL[x1] * FACTORIAL[x2])
-                ways[j, a, b] = total
-        left += size
-    return ways[0, caps[0], caps[1]]
-
-
-@njit(cache=True)
-def draw_hidden(kn, ways, rng, i, out, buf):
-    """Share the pool among the holders (``out[h]``, known cards included): one uniform
-    draw among the deals meeting the card-by-card constraints. ``buf``: 32 ints of scratch."""
-    h = kn[KN_HOLDERS]
-    for k in range(h):
-        out[k] = kn[KN_KNOWN + k]
-    if kn[KN_CLASSES] == 1 and kn[KN_CLASS_HOLDERS] == 15:  # before the first lead
-        n = shuffle_mask(kn[KN_POOL], buf, rng, i)
-        pos = 0
-        for k in range(h):
-            for _ in range(kn[KN_CAP + k]):
-                out[k] |= 1 << buf[pos]
-                pos += 1
-        return
-    a = kn[KN_CAP + kn[KN_SLOT]] if kn[KN_SLOT] >= 0 else 0
-    b = kn[KN_CAP + kn[KN_SLOT + 1]] if kn[KN_SLOT + 1] >= 0 else 0
-    m = kn[KN_CLASSES]
-    for j in range(m):
-        size = popcount(kn[KN_CLASS_CARDS + j])
-        allowed = kn[KN_CLASS_HOLDERS + j]
-        # the split (x0, x1, x2) of this class, with probability proportional to completions
-        target = (next_u64(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[j, a, b]
-        x0 = 0
-        x1 = 0
-        chosen = False
-        for y0 in range(min(a, size) + 1):
-            if y0 > 0 and not allowed & 1:
-                break
-            for y1 in range(min(b, size - y0) + 1):
-                if y1 > 0 and not allowed & 2:
-                    break
-                y2 = size - y0 - y1
-                if y2 > 0 and not allowed & 4:
-                    continue
-                if j == m - 1:
-                    rest = 1.0 if (a == y0 and b == y1) else 0.0
-                else:
-                    rest = ways[j + 1, a - y0, b - y1]
-                if rest > 0.0:
-                    w = rest * FACTORIAL[size] / (FACTORIAL[y0] * FACTORIAL[y1] * FACTORIAL[y2])
-                    x0 = y0
-                    x1 = y1
-                    target -= w
-                    if target < 0.0:
-                        chosen = True
-                        break
-            if chosen:
-                break
-        n = shuffle_mask(kn[KN_CLASS_CARDS + j], buf, rng, i)
-        for q in range(n):
-            slot = 0 if q < x0 else (1 if q < x0 + x1 else 2)
-            out[kn[KN_SLOT + slot]] |= 1 << buf[q]
-        a -= x0
-        b -= x1
-
-
-@njit(cache=True, inline="always")
-def shuffle_mask(mask, buf, rng, i):
-    """The cards of ``mask`` into ``buf`` in uniformly random order; returns their number."""
-    n = 0
-    while mask != 0:
-        buf[n] = lowest_bit(mask)
-        mask &= mask - 1
-        n += 1
-    for k in range(n - 1, 0, -1):
-        j = below(rng, i, k + 1)
-        t = buf[k]
-        buf[k] = buf[j]
-        buf[j] = t
-    return n
 
 
 @njit(cache=True, **WITH_REFCOUNT)
@@ -572,12 +397,6 @@ def prepare(st, R, me):
     knowledge(st, R, me, kn)
     count_completions(kn, ways)
     return kn, ways
-
-
-@njit(cache=True, **WITH_REFCOUNT)
-def new_ways():
-    """The counting table ``count_completions`` fills."""
-    return np.zeros((9, MAX_CAP, MAX_CAP), dtype=np.float64)
 
 
 @njit(cache=True, parallel=True)

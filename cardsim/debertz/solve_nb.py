@@ -26,6 +26,9 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
 from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
 from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
+                                      tt_matches, tt_save, tt_slot)
+from cardsim.transposition_nb import new_table as shared_table
 
 # the solver's position row
 P_HANDS = 0        # [4] cards held
@@ -46,14 +49,12 @@ P_SIDE = 20        # the side the values are for
 P_BONUS = 21       # [4] per side: sequences + bella it scores with its first trick
 P_NODES = 25       # nodes searched
 P_BUDGET = 26      # node budget (0: none)
-P_GEN = 27         # generation of the transposition table entries of this solve
+P_GEN = 27         # generation of this solve's transposition table entries
 P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed trick's cards stay
                   # in place while deeper tricks are searched
 POSITION_WIDTH = 68
 
-TT_BITS = 17       # default table: 2**17 entries (4 MB)
-TT_KEY, TT_LOWER, TT_UPPER, TT_MOVE = 0, 1, 2, 3
-INF = 1 << 20
+TT_BITS = 17       # default table: 2**17 entries (5 MB)
 
 # trick order of each rank (7 8 9 T J Q K A = 0..7), 0 lowest, plain suit then trump suit;
 # and the rank at each trick order
@@ -63,12 +64,9 @@ RANK_AT = np.concatenate([np.argsort(PLAIN_STRENGTH), np.argsort(TRUMP_STRENGTH)
 
 @njit(cache=True, **WITH_REFCOUNT)
 def new_table(bits=TT_BITS):
-    """A transposition table of 2**bits entries for ``solve_root``, reusable across solves
-    of any deals: each solve tags its entries with a new generation, kept with the size in
-    the extra last row."""
-    tt = np.zeros(((1 << bits) + 1, 4), dtype=np.int64)
-    tt[1 << bits, 1] = bits
-    return tt
+    """A transposition table of 2**bits entries for ``solve_root`` (cardsim.transposition_nb),
+    reusable across solves of any deals."""
+    return shared_table(bits)
 
 
 @njit(cache=True)
@@ -182,13 +180,6 @@ def static_value(pos):
     return v
 
 
-@njit(cache=True, inline="always")
-def tt_index(key, tt):
-    """The table slot of ``key``: the high bits of a multiplicative hash."""
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - tt[tt.shape[0] - 1, 1]))
-
-
 @njit(cache=True)
 def last_trick(pos):
     """The value of the last trick: every seat has one card left, so nothing is chosen."""
@@ -232,9 +223,9 @@ def search(pos, tt, alpha, beta):
         out = 0
         for s in range(pos[P_PLAYERS]):
             out |= pos[P_HANDS + s]
-        key = (out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)) + (pos[P_GEN] << 40)
-        slot = tt_index(key, tt)
-        if tt[slot, TT_KEY] == key:
+        key = out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+        slot = tt_slot(tt, key)
+        if tt_matches(tt, slot, key, pos[P_GEN]):
             lo = tt[slot, TT_LOWER]
             hi = tt[slot, TT_UPPER]
             if lo >= beta:
@@ -276,22 +267,7 @@ def search(pos, tt, alpha, beta):
         if alpha >= beta:
             break
     if tlen == 0:
-        lo = -INF
-        hi = INF
-        if tt[slot, TT_KEY] == key:
-            lo = tt[slot, TT_LOWER]
-            hi = tt[slot, TT_UPPER]
-        if best <= alpha0:
-            hi = min(hi, best)
-        elif best >= beta0:
-            lo = max(lo, best)
-        else:
-            lo = best
-            hi = best
-        tt[slot, TT_KEY] = key
-        tt[slot, TT_LOWER] = lo
-        tt[slot, TT_UPPER] = hi
-        tt[slot, TT_MOVE] = best_move
+        tt_save(tt, slot, key, pos[P_GEN], best, alpha0, beta0, best_move)
     return best
 
 
@@ -406,9 +382,7 @@ def solve_root(pos, tt, values):
     act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
     they are. Returns the legal cards' mask. Equal cards get the value of the one searched.
     """
-    last = tt.shape[0] - 1
-    tt[last, 0] += 1  # a new generation: entries of earlier solves no longer match
-    pos[P_GEN] = tt[last, 0]
+    pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
     pos[P_NODES] = 0
     seat = to_act(pos)
     legal = legal_of(pos, seat)

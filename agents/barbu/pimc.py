@@ -1,0 +1,34 @@
+"""The ``pimc`` Barbu agent: perfect-information Monte Carlo over an open-hand solver.
+
+It decides by sampling: trick play by solving sampled deals with every hand open; Domino,
+the contract, trump, starting rank and doubling by playing sampled deals out for each option
+(``agents/barbu/pimc_nb.py``). Compiled, so tournaments run it inside the table over many
+games in parallel.
+"""
+
+from __future__ import annotations
+
+from agents.base import CompiledAgent, Option
+
+
+class BarbuPIMC(CompiledAgent):
+    """Perfect-information Monte Carlo: sampled deals, each solved with every hand open."""
+
+    name = "pimc"
+    games = ("barbu",)
+    kind = 2
+    OPTIONS = {
+        "samples": Option(16, 1, 4096,
+                          "deals drawn per decision (trick play: each solved; Domino, "
+                          "contract, trump, starting rank and doubling: each played out "
+                          "for every option)"),
+        "nodes": Option(20000, 0, 1e9,
+                        "node budget of each root card's search, 0 for exact solves (only "
+                        "practical in the last few tricks); once spent the solver values "
+                        "what is left statically"),
+        "ms": Option(0, 0, 600000,
+                     "stop drawing deals after this many milliseconds per decision (0: no "
+                     "time limit); results then depend on the machine's speed"),
+        "doubling": Option(1, 0, 1, "1: double and redouble by simulation; 0: as the "
+                                    "heuristic (expected-score margins)", switch=True),
+    }

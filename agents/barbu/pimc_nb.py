@@ -1,0 +1,210 @@
+"""Perfect-information Monte Carlo for Barbu (the ``pimc`` agent's compiled policy).
+
+**Trick play.** The seat draws ``samples`` deals of the cards it cannot see, each uniform
+among the deals consistent with what it knows (``cardsim.barbu.sample_nb``), solves each
+with every hand open (``cardsim.barbu.solve_nb``: the value of every legal card for the
+seat's deal score, the others playing against it) and plays the card with the best mean
+value. ``nodes`` > 0 bounds each root card's search and values what is left statically:
+early in a deal four hands of 13 cards are far beyond an exact solve. Among cards of equal
+mean value (common: against three opponents playing together many cards lose alike) the
+heuristic's card is played.
+
+**Domino, the contract, trump, starting rank and doubling** are decided by simulation, not
+by the heuristic's tables: for each sampled deal each legal option is tried and the deal
+played out to its end by the heuristic in every seat; the option with the best mean deal
+score (B7, settlements included) is taken. A double or redouble is taken only when its mean
+gain exceeds one standard error (a bet on a difference of two scores is noisy, and a wrong
+one costs that difference); ``doubling=0`` leaves doubling to the heuristic. Every option is
+tried on the same deals, so their comparison is not blurred by the luck of the draw. The
+contract choice spends a contract the declarer must otherwise play on a later hand (B2), so
+a contract's value is its mean score on the sampled deals less its mean score on as many
+fully random deals (what an average later hand would give it). Doubles still owed (B6.3) are
+not weighed: the engine forces them once the chances left run out.
+
+``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
+deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are
+not reproducible.
+"""
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from agents.barbu.heuristic import BarbuHeuristic
+from agents.barbu.heuristic_nb import heuristic_action
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.barbu import sample_nb as S
+from cardsim.barbu import solve_nb as V
+from cardsim.barbu.engine_nb import legal_mask, step
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.deal_split_nb import MAX_CARDS, shuffle_mask
+from cardsim.jit import WITH_REFCOUNT, ix
+
+# the agent's parameter vector (agents.barbu.pimc.BarbuPIMC.OPTIONS order)
+P_SAMPLES = 0
+P_NODES = 1
+P_MS = 2
+P_DOUBLING = 3   # 1: doubling by simulation, 0: by the heuristic
+
+# the heuristic with its default options plays the rollouts
+ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
+ALL_CARDS = (1 << 52) - 1
+
+
+@njit(cache=True)
+def now_ms():
+    """Milliseconds on a monotonic clock (for the optional time budget)."""
+    with objmode(t="float64"):
+        t = time.perf_counter() * 1000.0
+    return t
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def pimc_action(st, R, base, bits, params, rng, i):
+    """The pimc agent's action in ``st`` (legal set ``(base, bits)``), drawing from
+    ``rng[i]``."""
+    if popcount(bits) == 1:
+        return base + lowest_bit(bits)
+    if st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO:
+        return play_by_solving(st, R, base, bits, params, rng, i)
+    if st[L.PHASE] == L.PH_DOUBLE:
+        if params[P_DOUBLING] == 0:
+            return heuristic_action(ROLLOUT_PARAMS, st, R, base, bits)
+        return double_by_rollouts(st, R, base, bits, params, rng, i)
+    return base + choose_by_rollouts(st, R, base, bits, params, rng, i)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def play_by_solving(st, R, base, mask, params, rng, i):
+    me = st[L.TURN]
+    samples = max(1, int(params[P_SAMPLES]))
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
+    nodes = int(params[P_NODES])
+    tt = V.solver_table(15 if nodes > 0 else 18)
+    values = np.zeros(52, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    kn, ways = S.prepare(st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    for k in range(samples):
+        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        V.position_of(deal, R, me, pos)
+        pos[V.P_BUDGET] = nodes
+        V.solve_root(pos, tt, values)
+        m = mask
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            total[c] += values[c]
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    # equal values are common (all cards lose the same against three opponents playing
+    # together): the heuristic's card is taken among them
+    total[heuristic_action(ROLLOUT_PARAMS, st, R, base, mask)] += 0.5
+    return best_of(total, mask)
+
+
+@njit(cache=True)
+def best_of(total, mask):
+    """The bit of ``mask`` with the highest total (the lowest among equals)."""
+    best = -1
+    m = mask
+    while m != 0:
+        a = lowest_bit(m)
+        m &= m - 1
+        if best < 0 or total[a] > total[best]:
+            best = a
+    return best
+
+
+@njit(cache=True)
+def rollout_score(deal, R, seat):
+    """Play ``deal`` to the end of its deal with the heuristic in every seat; ``seat``'s deal
+    score (B7)."""
+    while deal[L.PHASE] < L.PH_DEAL_END:
+        base, bits = legal_mask(deal, R)
+        step(deal, R, heuristic_action(ROLLOUT_PARAMS, deal, R, base, bits))
+    return deal[ix(L.DEAL_SCORES + seat)]
+
+
+@njit(cache=True)
+def random_deal(st, rng, i, out, buf):
+    """``out``: ``st`` with all 52 cards dealt afresh (an average hand for every seat)."""
+    out[:] = st
+    shuffle_mask(ALL_CARDS, buf, rng, i)
+    for s in range(4):
+        hand = 0
+        for k in range(13):
+            hand |= 1 << buf[13 * s + k]
+        out[ix(L.HANDS + s)] = hand
+        out[ix(L.DEALT + s)] = hand
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def double_by_rollouts(st, R, base, bits, params, rng, i):
+    """B6: leave the pair (NO_DOUBLE, bit 0) unless the double or redouble (the other bit)
+    gains on the sampled deals by more than one standard error of the mean gain: a bet on
+    a difference of two scores is noisy, and a wrong bet costs that difference."""
+    me = st[L.TURN]
+    samples = max(2, int(params[P_SAMPLES]))
+    other = lowest_bit(bits & ~1)
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    kn, ways = S.prepare(st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    n = 0
+    total = 0.0
+    squares = 0.0
+    for k in range(samples):
+        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        trial[:] = deal
+        step(trial, R, base + other)
+        gain = rollout_score(trial, R, me)
+        trial[:] = deal
+        step(trial, R, base)
+        gain -= rollout_score(trial, R, me)
+        n += 1
+        total += gain
+        squares += gain * gain
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS] and n >= 2:
+            break
+    mean = total / n
+    spread = max(squares / n - mean * mean, 0.0)
+    return base + (other if mean > np.sqrt(spread / (n - 1)) else 0)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def choose_by_rollouts(st, R, base, bits, params, rng, i):
+    """The bit of ``bits`` (action ``base`` + bit) with the best mean rollout score."""
+    me = st[L.TURN]
+    samples = max(1, int(params[P_SAMPLES]))
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    buf = np.empty(MAX_CARDS, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    kn, ways = S.prepare(st, R, me)
+    contract_choice = st[L.PHASE] == L.PH_CONTRACT
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    for k in range(samples):
+        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        m = bits
+        while m != 0:
+            b = lowest_bit(m)
+            m &= m - 1
+            trial[:] = deal
+            step(trial, R, base + b)
+            total[b] += rollout_score(trial, R, me)
+        if contract_choice:  # B2: what the contract would score on an average later hand
+            random_deal(st, rng, i, deal, buf)
+            m = bits
+            while m != 0:
+                b = lowest_bit(m)
+                m &= m - 1
+                trial[:] = deal
+                step(trial, R, base + b)
+                total[b] -= rollout_score(trial, R, me)
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return best_of(total, bits)

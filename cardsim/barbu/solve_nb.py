@@ -1,0 +1,504 @@
+"""Card play with every hand known: the value of each legal card in a Barbu trick contract
+(rules/barbu.md B4, B7).
+
+Given all hands (a real position, or a deal drawn by ``sample_nb``), ``solve_root`` returns
+for each legal card of the seat to act the value of the rest of the deal when every seat plays
+perfectly from then on.
+
+**The value (paranoid, zero-sum).** The value is the seat's deal score over the tricks still
+to play (B7: its contract score, plus its settlements with the seats it doubled or was
+doubled by); the seat maximises it and the three others together minimise it. Without
+doubles this is the seat's own contract score, and since a contract's scores total a fixed
+amount (B8), maximising it is maximising the seat's score less the others' mean: the search
+is a two-sided zero-sum game. Doubled pairs weight the scores: with ``m`` = 1 (doubled) or
+2 (redoubled) towards seat j, the seat's deal score gains ``m * (own - j's)``, so the value
+is ``sum_s weight[s] * score[s]`` with ``weight[seat] = 1 + sum m`` and ``weight[j] = -m``.
+Points already taken do not change the choice and are left out. Domino (B5) is not a trick
+contract and is not solved here (the agents play it out by rollouts).
+
+**Search.** Alpha-beta over cards with MTD(f) zero-window tests; a transposition table
+(``cardsim.transposition_nb``) at trick boundaries, keyed by the cards still held and the
+leader (within one deal these fix the position: the trick number, the penalty cards left,
+and so the early ends of No Queens and No King, B8); the table's best card first, then a
+move order that ducks in the negative contracts and wins cheaply in Trumps; equal cards
+merged (two cards of a suit in one hand with no live card between them and the same
+penalty give the same result, so one is searched). A trick boundary where no penalty card
+is left is worth 0 (this is also where No Queens and No King end, B4). A node budget turns
+the solver into a heuristic one: once spent, trick boundaries are valued statically (the
+points still to come shared out by each hand's high cards, or trumps in Trumps).
+"""
+
+import numpy as np
+from numba import njit
+
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
+                                      new_table, tt_matches, tt_save, tt_slot)
+
+# the solver's position row
+P_HANDS = 0          # [4] cards held
+P_WEIGHT = 4         # [4] weight of each seat's contract score in the value (module doc)
+P_TRICK_LEN = 8
+P_LEADER = 9
+P_TOP = 10           # seat winning the trick so far, -1 before
+P_BEST = 11          # its card, -1 before
+P_TRICKS_LEFT = 12   # tricks still to complete, the current one included
+P_CONTRACT = 13
+P_TRUMP = 14         # Trumps: the trump suit, else -1
+P_HEARTS_BAR = 15    # hearts led only from a hand of hearts (No Hearts; No King "no_hearts")
+P_KING_BAR = 16      # No King "king_only": the K of hearts led only as the last card
+P_KING_DISCARD = 17  # No King: king_must_discard
+P_MUST_RUFF = 18     # Trumps: trumps_must_ruff
+P_OVERTRUMP = 19     # Trumps: trumps_must_overtrump
+P_SEAT = 20          # the seat the values are for
+P_NODES = 21         # nodes searched for the root card being valued
+P_BUDGET = 22        # node budget of each root card's search (0: none)
+P_GEN = 23           # generation of this solve's transposition table entries
+P_WEIGHT_MIN = 24    # the smallest of the four weights
+P_WEIGHT_MAX = 25    # the largest
+P_TRICKS = 26        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
+                     # stay in place while deeper tricks are searched
+P_TOTAL_NODES = 82   # nodes searched for every root card
+POSITION_WIDTH = 83
+
+TT_BITS = 18         # default table: 2**18 entries (10 MB)
+HIGH_RANKS = 0b1111100000000  # T J Q K A of a suit: who holds them takes tricks
+HIGH_CARDS = HIGH_RANKS | (HIGH_RANKS << 13) | (HIGH_RANKS << 26) | (HIGH_RANKS << 39)
+
+
+@njit(cache=True)
+def position_of(st, R, seat, pos):
+    """Fill ``pos`` from engine state ``st`` (PH_PLAY of a trick contract, its hands as they
+    are) for the values of ``seat``."""
+    for k in range(POSITION_WIDTH):
+        pos[k] = 0
+    for s in range(4):
+        pos[P_HANDS + s] = st[ix(L.HANDS + s)]
+    tlen = st[L.TRICK_LEN]
+    left = 13 - st[L.TRICK_NO]
+    pos[P_TRICK_LEN] = tlen
+    pos[P_LEADER] = st[L.LEADER]
+    pos[P_TOP] = -1
+    pos[P_BEST] = -1
+    pos[P_TRICKS_LEFT] = left
+    c = st[L.CONTRACT]
+    pos[P_CONTRACT] = c
+    pos[P_TRUMP] = st[L.TRUMP]
+    for k in range(tlen):
+        pos[P_TRICKS + 4 * left + k] = st[ix(L.TRICK + k)]
+        update_top(pos, (st[L.LEADER] + k) & 3, st[ix(L.TRICK + k)], st[L.TRICK] // 13)
+    hearts_bar = c == A.NO_HEARTS or (c == A.NO_KING and R[L.R_KING_LEAD_NO_HEARTS])
+    pos[P_HEARTS_BAR] = 1 if hearts_bar else 0
+    pos[P_KING_BAR] = 1 if (c == A.NO_KING and not R[L.R_KING_LEAD_NO_HEARTS]) else 0
+    pos[P_KING_DISCARD] = 1 if (c == A.NO_KING and R[L.R_KING_MUST_DISCARD]) else 0
+    pos[P_MUST_RUFF] = R[L.R_TRUMPS_MUST_RUFF]
+    pos[P_OVERTRUMP] = R[L.R_TRUMPS_MUST_OVERTRUMP]
+    pos[P_SEAT] = seat
+    weights_of(st, seat, pos)
+    return pos
+
+
+@njit(cache=True)
+def weights_of(st, seat, pos):
+    """B7.2: a doubled pair settles the difference of its contract scores (twice when
+    redoubled), so each seat's contract score counts with a weight in ``seat``'s deal score."""
+    for s in range(4):
+        pos[P_WEIGHT + s] = 0
+    pos[P_WEIGHT + seat] = 1
+    for j in range(4):
+        if j != seat:
+            m = st[ix(L.BETS + 4 * seat + j)] + st[ix(L.BETS + 4 * j + seat)]
+            pos[P_WEIGHT + seat] += m
+            pos[P_WEIGHT + j] = -m
+    pos[P_WEIGHT_MIN] = min(min(pos[P_WEIGHT], pos[P_WEIGHT + 1]),
+                            min(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
+    pos[P_WEIGHT_MAX] = max(max(pos[P_WEIGHT], pos[P_WEIGHT + 1]),
+                            max(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
+
+
+@njit(cache=True, inline="always")
+def trick_at(pos):
+    """Index in ``pos`` of the current trick's first card."""
+    return P_TRICKS + 4 * pos[P_TRICKS_LEFT]
+
+
+@njit(cache=True, inline="always")
+def to_act(pos):
+    return (pos[P_LEADER] + pos[P_TRICK_LEN]) & 3
+
+
+@njit(cache=True, inline="always")
+def beats(card, best, trump):
+    """Whether ``card`` beats the trick's best card so far (B4: the highest trump, else the
+    highest card of the led suit; the best card is always of the led suit or a trump)."""
+    s = card // 13
+    b = best // 13
+    return (s == b and card > best) or (s == trump and b != trump)
+
+
+@njit(cache=True, inline="always")
+def update_top(pos, seat, card, led):
+    if pos[P_BEST] < 0 or beats(card, pos[P_BEST], pos[P_TRUMP]):
+        pos[P_BEST] = card
+        pos[P_TOP] = seat
+
+
+@njit(cache=True)
+def legal_of(pos, seat):
+    """Legal cards of ``seat`` (B4), as ``engine_nb.legal_cards``."""
+    hand = pos[P_HANDS + seat]
+    if pos[P_TRICK_LEN] == 0:
+        if pos[P_HEARTS_BAR]:
+            plain = hand & ~HEARTS
+            return plain if plain != 0 else hand
+        if pos[P_KING_BAR]:
+            others = hand & ~KING_HEARTS
+            return others if others != 0 else hand
+        return hand
+    led = pos[trick_at(pos)] // 13
+    trump = pos[P_TRUMP]
+    follow = hand & (SUIT_BITS << (13 * led))
+    if follow != 0:
+        if led == trump and pos[P_OVERTRUMP]:
+            higher = follow & ~((2 << pos[P_BEST]) - 1)  # the best card is a trump here
+            return higher if higher != 0 else follow
+        return follow
+    if pos[P_KING_DISCARD] and (hand & KING_HEARTS) != 0:
+        return KING_HEARTS
+    if trump >= 0 and pos[P_MUST_RUFF]:
+        trumps = hand & (SUIT_BITS << (13 * trump))
+        return trumps if trumps != 0 else hand
+    return hand
+
+
+@njit(cache=True, inline="always")
+def penalty_of(contract, card):
+    """The card's own cost when taken (B4), what tells equal cards apart."""
+    bit = 1 << card
+    if contract == A.NO_QUEENS:
+        return 6 if (bit & QUEENS) != 0 else 0
+    if contract == A.NO_HEARTS:
+        return 6 if bit == ACE_HEARTS else (2 if (bit & HEARTS) != 0 else 0)
+    if contract == A.NO_KING:
+        return 20 if bit == KING_HEARTS else 0
+    return 0
+
+
+@njit(cache=True, inline="always")
+def trick_points(contract, tmask, tricks_left):
+    """B4: what the completed trick ``tmask`` costs (or earns) its winner; ``tricks_left``
+    counts it."""
+    if contract == A.NO_TRICKS:
+        return -2
+    if contract == A.NO_QUEENS:
+        return -6 * popcount(tmask & QUEENS)
+    if contract == A.NO_LAST_TWO:
+        return -20 if tricks_left == 1 else (-10 if tricks_left == 2 else 0)
+    if contract == A.NO_HEARTS:
+        return -2 * popcount(tmask & HEARTS) - (4 if (tmask & ACE_HEARTS) != 0 else 0)
+    if contract == A.NO_KING:
+        return -20 if (tmask & KING_HEARTS) != 0 else 0
+    return 5  # Trumps
+
+
+@njit(cache=True, inline="always")
+def points_left(contract, held, tricks_left):
+    """Everything the rest of the deal still scores (B4), from trick boundary on."""
+    if contract == A.NO_TRICKS:
+        return -2 * tricks_left
+    if contract == A.NO_QUEENS:
+        return -6 * popcount(held & QUEENS)
+    if contract == A.NO_LAST_TWO:
+        return -20 - (10 if tricks_left >= 2 else 0)
+    if contract == A.NO_HEARTS:
+        return -2 * popcount(held & HEARTS) - (4 if (held & ACE_HEARTS) != 0 else 0)
+    if contract == A.NO_KING:
+        return -20 if (held & KING_HEARTS) != 0 else 0
+    return 5 * tricks_left
+
+
+@njit(cache=True)
+def distinct_cards(pos, cards):
+    """``cards`` less the cards equal to a higher one kept: same suit and penalty, no live
+    card of the suit between them. They lead to the same result."""
+    contract = pos[P_CONTRACT]
+    live = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+    for k in range(pos[P_TRICK_LEN]):
+        live |= 1 << pos[trick_at(pos) + k]
+    keep = 0
+    for suit in range(4):
+        mine = (cards >> (13 * suit)) & SUIT_BITS
+        if mine & (mine - 1) == 0:  # none or one card: nothing to merge
+            keep |= mine << (13 * suit)
+            continue
+        suit_live = (live >> (13 * suit)) & SUIT_BITS
+        prev = -1  # penalty of the last live card seen, when ours and kept; else -1
+        for r in range(12, -1, -1):
+            if not (suit_live >> r) & 1:
+                continue
+            if (mine >> r) & 1:
+                pen = penalty_of(contract, 13 * suit + r)
+                if pen != prev:
+                    keep |= 1 << (13 * suit + r)
+                prev = pen
+            else:
+                prev = -1
+    return keep
+
+
+@njit(cache=True)
+def static_value(pos):
+    """Budget spent: the points still to come, shared out by each hand's prospects of
+    taking tricks (its high cards; in Trumps its trumps first)."""
+    held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+    left = points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT])
+    trump = pos[P_TRUMP]
+    tmask = (SUIT_BITS << (13 * trump)) if trump >= 0 else 0
+    total = 0.0
+    weighted = 0.0
+    for s in range(4):
+        h = pos[P_HANDS + s]
+        strength = 1.0 + popcount(h & HIGH_CARDS) + 2.0 * popcount(h & tmask)
+        total += strength
+        weighted += pos[P_WEIGHT + s] * strength
+    return np.int64(np.round(left * weighted / total))
+
+
+@njit(cache=True)
+def last_trick(pos):
+    """The value of the last trick: every seat has one card left, nothing is chosen."""
+    leader = pos[P_LEADER]
+    led = lowest_bit(pos[P_HANDS + leader])
+    best = led
+    top = leader
+    tmask = 1 << led
+    trump = pos[P_TRUMP]
+    for k in range(1, 4):
+        seat = (leader + k) & 3
+        card = lowest_bit(pos[P_HANDS + seat])
+        tmask |= 1 << card
+        if beats(card, best, trump):
+            best = card
+            top = seat
+    return pos[P_WEIGHT + top] * trick_points(pos[P_CONTRACT], tmask, 1)
+
+
+@njit(cache=True)
+def search(pos, tt, alpha, beta):
+    """Value of the rest of the deal from ``pos`` (module docstring), within the window
+    (alpha, beta) as alpha-beta bounds."""
+    pos[P_NODES] += 1
+    tlen = pos[P_TRICK_LEN]
+    key = 0
+    slot = 0
+    tt_move = -1
+    alpha0 = alpha
+    beta0 = beta
+    if tlen == 0:
+        if pos[P_TRICKS_LEFT] == 0:
+            return 0
+        held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+        left = points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT])
+        if left == 0:
+            return 0  # B4: nothing left to score (No Queens and No King end here)
+        if pos[P_TRICKS_LEFT] == 1:
+            return last_trick(pos)
+        # every trick's points have the sign of what is left and go to one seat: the value
+        # lies between the smallest and the largest weight times what is left
+        lowest = pos[P_WEIGHT_MIN] * left if left > 0 else pos[P_WEIGHT_MAX] * left
+        highest = pos[P_WEIGHT_MAX] * left if left > 0 else pos[P_WEIGHT_MIN] * left
+        if lowest >= beta:
+            return lowest
+        if highest <= alpha:
+            return highest
+        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+            return static_value(pos)
+        key = held | (pos[P_LEADER] << 52)
+        slot = tt_slot(tt, key)
+        if tt_matches(tt, slot, key, pos[P_GEN]):
+            lo = tt[slot, TT_LOWER]
+            hi = tt[slot, TT_UPPER]
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            tt_move = tt[slot, TT_MOVE]
+    seat = to_act(pos)
+    maximise = seat == pos[P_SEAT]
+    moves = distinct_cards(pos, legal_of(pos, seat))
+    best = -INF if maximise else INF
+    best_move = -1
+    first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
+    while True:
+        if first >= 0:
+            card = first
+            first = -1
+        elif moves != 0:
+            card = order_pick(pos, moves, seat)
+        else:
+            break
+        moves &= ~(1 << card)
+        saved, gained = apply_card(pos, seat, card)
+        v = gained + search(pos, tt, alpha - gained, beta - gained)
+        undo_card(pos, seat, card, saved)
+        if maximise:
+            if v > best:
+                best = v
+                best_move = card
+            alpha = max(alpha, v)
+        else:
+            if v < best:
+                best = v
+                best_move = card
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    if tlen == 0:
+        tt_save(tt, slot, key, pos[P_GEN], best, alpha0, beta0, best_move)
+    return best
+
+
+@njit(cache=True)
+def order_pick(pos, moves, seat):
+    """The next card to try, likely best first. Negative contracts: the leader its lowest
+    card; a follower the highest card that stays under the trick's best, else (forced to win)
+    its lowest; a discard the costliest card, then the highest. Trumps: the leader its
+    highest card; a follower the cheapest card that takes the trick, else its lowest."""
+    trump = pos[P_TRUMP]
+    positive = pos[P_CONTRACT] == A.TRUMPS
+    tlen = pos[P_TRICK_LEN]
+    led = pos[trick_at(pos)] // 13 if tlen > 0 else -1
+    best_card = -1
+    best_score = -INF
+    m = moves
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        rank = c % 13
+        if tlen == 0:
+            score = rank if positive else -rank
+        else:
+            wins = beats(c, pos[P_BEST], trump)
+            if positive:
+                score = (1000 - rank - 20 * ((c // 13) == trump)) if wins else -rank
+            elif c // 13 != led:
+                score = 1000 + 20 * penalty_of(pos[P_CONTRACT], c) + rank
+            else:
+                score = -rank if wins else 500 + rank
+        if score > best_score:
+            best_score = score
+            best_card = c
+    return best_card
+
+
+@njit(cache=True, inline="always")
+def apply_card(pos, seat, card):
+    """Play ``card`` for ``seat``. Returns what ``undo_card`` needs and the value the card
+    settled: the completed trick's points (B4) weighted for the winner, else 0."""
+    tlen = pos[P_TRICK_LEN]
+    at = trick_at(pos)
+    saved = (pos[P_TOP], pos[P_BEST], pos[P_LEADER])
+    pos[P_HANDS + seat] &= ~(1 << card)
+    pos[at + tlen] = card
+    if tlen == 0 or beats(card, pos[P_BEST], pos[P_TRUMP]):
+        pos[P_BEST] = card
+        pos[P_TOP] = seat
+    if tlen < 3:
+        pos[P_TRICK_LEN] = tlen + 1
+        return saved, 0
+    winner = pos[P_TOP]
+    tmask = (1 << pos[at]) | (1 << pos[at + 1]) | (1 << pos[at + 2]) | (1 << card)
+    gained = pos[P_WEIGHT + winner] * trick_points(pos[P_CONTRACT], tmask, pos[P_TRICKS_LEFT])
+    pos[P_TRICK_LEN] = 0
+    pos[P_TOP] = -1
+    pos[P_BEST] = -1
+    pos[P_LEADER] = winner
+    pos[P_TRICKS_LEFT] -= 1
+    return saved, gained
+
+
+@njit(cache=True, inline="always")
+def undo_card(pos, seat, card, saved):
+    """Take back ``apply_card(pos, seat, card)``."""
+    if pos[P_TRICK_LEN] == 0:  # the card completed a trick
+        pos[P_TRICKS_LEFT] += 1
+        pos[P_TRICK_LEN] = 3
+    else:
+        pos[P_TRICK_LEN] -= 1
+    pos[P_TOP], pos[P_BEST], pos[P_LEADER] = saved
+    pos[P_HANDS + seat] |= 1 << card
+
+
+@njit(cache=True)
+def exact_value(pos, tt, guess):
+    """The ``search`` value of ``pos`` by zero-window tests (MTD(f), Plaat et al.), starting
+    at ``guess``; the transposition table carries what earlier tests learned. With a node
+    budget, one wide window instead: each zero-window test would meet the budget's static
+    values anew. (One call site of ``search``: numba's cache cannot link a recursive
+    function called from two places of one caller.)"""
+    wide = pos[P_BUDGET] > 0
+    lo = -INF
+    hi = INF
+    g = guess
+    tests = 0
+    while lo < hi:
+        if wide:
+            beta = INF
+        elif tests < 3 or hi - lo > 1 << 18:
+            beta = g + 1 if g == lo else g
+        else:
+            beta = lo + (hi - lo + 1) // 2
+        v = search(pos, tt, -INF if wide else beta - 1, beta)
+        if wide:
+            return v
+        if v < beta:
+            hi = v
+        else:
+            lo = v
+        g = v
+        tests += 1
+    return g
+
+
+@njit(cache=True)
+def solve_root(pos, tt, values):
+    """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
+    act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other
+    entries are left as they are. Returns the legal cards' mask. Equal cards get the value of
+    the one searched."""
+    pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
+    pos[P_TOTAL_NODES] = 0
+    seat = to_act(pos)
+    legal = legal_of(pos, seat)
+    searched = distinct_cards(pos, legal)
+    guess = 0
+    m = searched
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        saved, gained = apply_card(pos, seat, c)
+        pos[P_NODES] = 0
+        guess = exact_value(pos, tt, guess - gained) + gained
+        values[c] = guess
+        pos[P_TOTAL_NODES] += pos[P_NODES]
+        undo_card(pos, seat, c, saved)
+    # a merged card takes the value of the nearest searched card above it in its suit
+    m = legal & ~searched
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        above = searched & (SUIT_BITS << (13 * (c // 13))) & ~((2 << c) - 1)
+        values[c] = values[lowest_bit(above)]
+    return legal
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def solver_table(bits=TT_BITS):
+    """A transposition table for ``solve_root``, reusable across solves of any deals."""
+    return new_table(bits)

@@ -1,0 +1,74 @@
+"""Barbu positions for the search tests, and an independent check of sampled deals: the real
+deal's plays are replayed through the engine on the sampled hands, each one legal there."""
+
+import itertools
+
+import numpy as np
+
+from cardsim.barbu import engine_nb as E
+from cardsim.barbu import layout as L
+from experiments.bench_search import barbu_positions  # noqa: F401  (the tests' positions)
+
+
+def replays_on(st, R, hands):
+    """Whether every play of position ``st`` (cards and Domino passes) is legal, in order,
+    when the deal's hands at the start of play were ``hands`` (4 masks), and the play ends
+    with the same cards in hand as ``hands`` less what was played."""
+    row = st.copy()
+    for s in range(4):
+        row[L.HANDS + s] = hands[s]
+        row[L.TRICK + s] = 0
+        row[L.TRICKS_WON + s] = 0
+        row[L.ROW_LO + s] = -1
+        row[L.ROW_HI + s] = -1
+        row[L.OUT_ORDER + s] = -1
+        row[L.CONTRACT_SCORES + s] = 0
+    row[L.TRICK_WINNERS:L.TRICK_WINNERS + 13] = -1
+    for f in (L.PLAYED, L.TRICK_LEN, L.TRICK_NO, L.PLAYABLE, L.N_PLAYS, L.N_OUT):
+        row[f] = 0
+    E.start_play(row, R)
+    for p in range(st[L.N_PLAYS]):
+        seat, action = divmod(int(st[L.PLAYS + p]), 1 << L.PLAY_SEAT_SHIFT)
+        if row[L.PHASE] != L.PH_PLAY or row[L.TURN] != seat or not E.is_legal(row, R, action):
+            return False
+        E.step(row, R, action)
+    return row[L.PLAYED] == st[L.PLAYED]
+
+
+def dealt_of(st, hands):
+    """Hands at the start of play: ``hands`` now plus what each seat played."""
+    out = [int(h) for h in hands[:4]]
+    for p in range(st[L.N_PLAYS]):
+        seat, action = divmod(int(st[L.PLAYS + p]), 1 << L.PLAY_SEAT_SHIFT)
+        if action < 52:
+            out[seat] |= 1 << action
+    return out
+
+
+def consistent_deals(st, R, me):
+    """Every deal of the cards ``me`` cannot see that agrees with the plays, by enumerating
+    every way to share them out and replaying (small end positions only)."""
+    others = [s for s in range(4) if s != me]
+    sizes = [bin(int(st[L.HANDS + s])).count("1") for s in others]
+    hidden = [c for c in range(52) if not (int(st[L.PLAYED]) | int(st[L.HANDS + me])) >> c & 1]
+    found = []
+    for owner in itertools.product(range(3), repeat=len(hidden)):
+        if [owner.count(k) for k in range(3)] != sizes:
+            continue
+        hands = [int(h) for h in st[L.HANDS:L.HANDS + 4]]
+        for k, s in enumerate(others):
+            hands[s] = sum(1 << c for c, o in zip(hidden, owner) if o == k)
+        if replays_on(st, R, dealt_of(st, hands)):
+            found.append(tuple(hands))
+    return found
+
+
+def sample(S, states, R, count, seed=7, seats=None):
+    """``count`` deals per position from ``S.sample_rows`` for the seat to act (or ``seats``)."""
+    states = np.array(states)
+    if seats is None:
+        seats = states[:, L.TURN].copy()
+    out = np.zeros((len(states), count, L.STATE_WIDTH), dtype=np.int64)
+    rng = np.arange(1, len(states) + 1, dtype=np.uint64) * np.uint64(seed)
+    tries = S.sample_rows(states, R, np.asarray(seats, dtype=np.int64), count, rng, out)
+    return out, tries

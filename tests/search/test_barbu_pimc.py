@@ -1,0 +1,87 @@
+"""The pimc and ismcts Barbu agents: legal in every contract and phase (contract choice,
+trump, starting rank, doubling, trick play, Domino passes), deterministic for a seed, seated
+at the compiled table, blind to the cards their seat cannot see."""
+
+import numpy as np
+import pytest
+
+from agents.barbu import ismcts_nb as M
+from agents.barbu import pimc_nb as P
+from agents.registry import make_agent
+from cardsim.barbu import actions as A
+from cardsim.barbu import engine_nb as E
+from cardsim.barbu import layout as L
+from cardsim.barbu import sample_nb as S
+from cardsim.barbu.rules import BarbuRules
+from cardsim.table import Seating, Table
+from tests.search.barbu_positions import barbu_positions
+
+FAST = np.array([2, 300, 0, 1, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 300-node searches
+FAST_TREE = np.array([40, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 40 iterations
+POLICIES = {"pimc": (P.pimc_action, FAST), "ismcts": (M.ismcts_action, FAST_TREE)}
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+@pytest.mark.parametrize("kw", [dict(), dict(king_lead_rule="no_hearts", king_must_discard=True,
+                                             trumps_must_overtrump=True)], ids=str)
+def test_every_decision_is_legal(kw, policy):
+    """One deal of every contract, the agent in every seat: each action is in the legal set;
+    the declarer's contract choice, trump, starting rank and the doubling are its own."""
+    action, params = POLICIES[policy]
+    R = BarbuRules(first_declarer=0, **kw).pack()
+    rng = np.array([np.uint64(3)], dtype=np.uint64)
+    st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+    E.init_game(st, R, 17, 0)
+    phases = set()
+    contracts = set()
+    passes = 0
+    for _ in range(A.NUM_CONTRACTS):
+        while st[L.PHASE] < L.PH_DEAL_END:
+            base, bits = E.legal_mask(st, R)
+            a = action(st, R, base, bits, params, rng, 0)
+            assert E.is_legal(st, R, a), (kw, st[L.PHASE], a, base, bin(bits))
+            phases.add(int(st[L.PHASE]))
+            passes += a == A.PASS
+            E.step(st, R, a)
+        contracts.add(int(st[L.CONTRACT]))
+        E.next_deal(st, R)
+    assert contracts == set(range(A.NUM_CONTRACTS))  # B2: the declarer's seven deals
+    assert phases == {L.PH_CONTRACT, L.PH_TRUMP, L.PH_START_RANK, L.PH_DOUBLE, L.PH_PLAY}
+    assert passes > 0
+
+
+@pytest.mark.parametrize("spec,label", [("pimc:samples=2,nodes=300", "pimc:nodes=300,samples=2"),
+                                        ("ismcts:iterations=30", "ismcts:iterations=30")])
+def test_options_and_the_table(spec, label):
+    agent = make_agent(spec, "barbu")
+    assert agent.label == label
+    assert type(agent).__module__ == "agents.barbu." + spec.split(":")[0]
+    with pytest.raises(Exception, match="samples"):
+        make_agent("pimc:samples=0", "barbu")
+    with pytest.raises(Exception, match="rollout"):
+        make_agent("ismcts:rollout=0.5", "barbu")
+    table = Table("barbu", BarbuRules())
+    seating = Seating([agent, make_agent("heuristic", "barbu")],
+                      [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]])
+    first = table.duplicate(seating, seed=3, first=0, n=2, whole=False, force=True)
+    again = table.duplicate(seating, seed=3, first=0, n=2, whole=False, force=True, n_threads=2)
+    assert np.array_equal(first[0], again[0])  # the same seed decides the same
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+def test_hidden_cards_do_not_change_the_choice(policy):
+    """The real hidden cards swapped for another deal consistent with what the seat knows:
+    the same generator gives the same choice."""
+    action, params = POLICIES[policy]
+    rules = BarbuRules()
+    for contract, plays in ((A.NO_HEARTS, 5), (A.TRUMPS, 22), (A.DOMINO, 9)):
+        R, states = barbu_positions(rules, 3, contract, plays, seed=31)
+        for st in states:
+            out = np.zeros((1, 1, L.STATE_WIDTH), dtype=np.int64)
+            S.sample_rows(st[None], R, np.array([st[L.TURN]]), 1, np.array([np.uint64(9)]),
+                          out)
+            other = out[0, 0]
+            base, bits = E.legal_mask(st, R)
+            a = action(st, R, base, bits, params, np.array([np.uint64(4)]), 0)
+            b = action(other, R, base, bits, params, np.array([np.uint64(4)]), 0)
+            assert a == b
