@@ -1,7 +1,8 @@
 """The ``neural`` agent: plays the greedy action of a trained network.
 
 ``neural:checkpoint=PATH`` loads a checkpoint written by ``cardsim train`` (see
-``agents.neural.checkpoint``) and decides, for a batch of observations, the legal action with
+``agents.neural.checkpoint``), ``neural:checkpoint=NAME`` one shipped with the package
+(``agents.neural.shipped``), and decides, for a batch of observations, the legal action with
 the highest output (Q value for DMC, logit for PPO), in one torch forward. Where it is
 seated for a rules variant (the table, the environments), ``check_rules`` refuses a
 checkpoint trained for other rules.
@@ -17,6 +18,7 @@ import torch
 from agents.base import Agent
 from agents.neural.checkpoint import check_rules, load_checkpoint
 from agents.neural.network import masked
+from agents.neural.shipped import checkpoint_path
 from cardsim import games
 from cardsim.errors import InvalidConfigError
 
@@ -28,7 +30,8 @@ class NeuralAgent(Agent):
     games = ("debertz", "barbu")
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": "path of a checkpoint file written by cardsim train (required)"}
+        "checkpoint": "a shipped checkpoint's name (debertz-2p, debertz-2v2, barbu) or the "
+                      "path of a checkpoint file written by cardsim train (required)"}
 
     def __init__(self, game: str, options: dict | None = None, *, net=None, label=None):
         super().__init__(game)
@@ -42,7 +45,7 @@ class NeuralAgent(Agent):
             if not isinstance(path, str) or not path:
                 raise InvalidConfigError("agent 'neural' needs checkpoint=PATH (a file "
                                          "written by cardsim train)")
-            self._data = load_checkpoint(path, game=game)
+            self._data = load_checkpoint(checkpoint_path(path), game=game)
             net = self._data["net"]
             self.path = path
             self._label = label or f"neural:{path}"

@@ -320,7 +320,7 @@ class Trainer:
                           "".join(json.dumps(m) + "\n" for m in self.metrics))
         _tensorboard(self.run_dir, self.metrics)
         if plot:
-            _plot(self.run_dir, self.cfg, self.metrics)
+            write_learning_curve(self.run_dir, self.cfg, self.metrics)
 
     def summary(self) -> dict:
         last_eval = next((m["eval"] for m in reversed(self.metrics) if "eval" in m), None)
@@ -364,7 +364,9 @@ def _tensorboard(run_dir: Path, metrics: list[dict]) -> None:
                 w.add_scalar(f"eval/{opponent}", e["difference"], step)
 
 
-def _plot(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
+def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
+    """``plots/learning_curve.png`` of ``run_dir`` from metrics lines (also used by
+    ``experiments.train.ship`` for a checkpoint's own lines)."""
     from experiments.run import _figure, _save
 
     plt = _figure()

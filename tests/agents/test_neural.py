@@ -158,3 +158,55 @@ def test_neural_agent_in_an_experiment_config(tmp_path, capsys):
     assert main(["run", str(config), "--out", str(tmp_path / "runs2")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "cannot be read" in err and str(path) in err
+
+
+def test_a_checkpoint_name_is_looked_up_among_the_shipped_ones(tmp_path, monkeypatch):
+    import agents.neural.shipped as shipped
+
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path)
+    net = write_checkpoint(tmp_path / "mine.pt")
+    agent = make_agent("neural:checkpoint=mine", "debertz")
+    obs = torch.rand(3, net.obs_size)
+    assert torch.equal(agent.net(obs), net(obs)) and agent.label == "neural:mine"
+    with pytest.raises(CheckpointError, match="no shipped checkpoint of that name; shipped: mine"):
+        make_agent("neural:checkpoint=yours", "debertz")
+
+
+SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2v2": {"players": 4, "teams": True},
+           "barbu": {}}
+SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml", "debertz-2v2": "debertz_2v2_dmc.yaml",
+                   "barbu": "barbu_dmc.yaml"}
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_shipped_checkpoints_load_by_name_and_beat_random(name):
+    from agents.neural.shipped import SHIPPED_DIR, shipped_names
+    from experiments.tournament import Tournament
+
+    assert name in shipped_names()
+    assert (SHIPPED_DIR / f"{name}.pt").stat().st_size < 5e6   # small enough to ship
+    assert (SHIPPED_DIR / f"{name}.yaml").is_file() and (SHIPPED_DIR / f"{name}.png").is_file()
+    game = "barbu" if name == "barbu" else "debertz"
+    rules = games.get(game).make_rules(None, SHIPPED[name])
+    result = Tournament(game, rules, [f"neural:checkpoint={name}", "random"], deals=200,
+                        seed=12345).run()
+    pair = result["pairings"][0]
+    assert pair["difference"] - pair["difference_ci95"] > 0, pair
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_shipped_checkpoints_were_made_by_the_ready_configs(name):
+    # the ready config, trained with `cardsim train`, is what made the shipped network
+    from pathlib import Path
+
+    import yaml
+
+    from agents.neural.shipped import SHIPPED_DIR
+    from experiments.train.config import config_from_dict, load_config
+
+    ready = load_config(Path(__file__).resolve().parents[2] / "configs" / "train" /
+                        SHIPPED_CONFIGS[name])
+    shipped = config_from_dict(yaml.safe_load((SHIPPED_DIR / f"{name}.yaml").read_text()))
+    assert ready == shipped
+    training = load_checkpoint(SHIPPED_DIR / f"{name}.pt")["training"]
+    assert training["iteration"] == ready.iterations

@@ -296,3 +296,25 @@ def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch):
     tags = {t for t, _, _ in written}
     assert {"train/loss", "train/decisions_per_s", "eval/random"} <= tags
     assert max(s for _, _, s in written) == summary["decisions"]
+
+
+def test_ship_writes_a_bare_checkpoint_its_config_and_curve(tmp_path, capsys):
+    from experiments.train.ship import main as ship_main
+
+    base = yaml.safe_load(CONFIGS[0].read_text())
+    run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1, eval_every=1),
+                                tmp_path / "runs")
+    folder = tmp_path / "shipped"
+    assert ship_main([str(run_dir), "tiny", "--folder", str(folder)]) == 0
+    data = load_checkpoint(folder / "tiny.pt")
+    full = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
+    assert "optimizer" not in data["training"] and data["training"]["iteration"] == 1
+    for k, v in full["model"].items():
+        assert torch.equal(data["model"][k], v)
+    assert yaml.safe_load((folder / "tiny.yaml").read_text()) == dict(\
+        yaml.safe_load((run_dir / "config.yaml").read_text()), name="tiny")
+    assert (folder / "tiny.png").stat().st_size > 1000
+    capsys.readouterr()
+    assert ship_main([str(tmp_path), "tiny", "--folder", str(folder)]) == 2
+    assert "not a training run directory" in capsys.readouterr().err
+    assert ship_main([str(run_dir), "a/b", "--folder", str(folder)]) == 2

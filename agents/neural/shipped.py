@@ -1,0 +1,35 @@
+"""Checkpoints shipped with the package, loadable by name: ``neural:checkpoint=debertz-2p``.
+
+Each shipped checkpoint lives in ``agents/neural/checkpoints/`` as ``NAME.pt`` (the network
+and what it was trained for, without the optimizer), beside ``NAME.yaml`` (the training
+config that made it, as ``cardsim train`` resolved it) and ``NAME.png`` (its learning
+curve). ``python -m experiments.train.ship RUN_DIR NAME`` makes the three from a finished
+training run.
+
+A ``checkpoint`` option is a shipped name when it has no path separator and no ``.pt``
+ending and such a file exists; anything else is a path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SHIPPED_DIR = Path(__file__).resolve().parent / "checkpoints"
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped checkpoints, sorted."""
+    return sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` reads as a checkpoint name rather than a path."""
+    return "/" not in text and "\\" not in text and not text.endswith(".pt")
+
+
+def checkpoint_path(text: str) -> Path:
+    """The file a ``checkpoint`` option means: a shipped checkpoint's file for its name,
+    else the path itself (checked by the loader, whose error lists the shipped names)."""
+    if is_name(text) and (SHIPPED_DIR / f"{text}.pt").is_file():
+        return SHIPPED_DIR / f"{text}.pt"
+    return Path(text)
