@@ -49,8 +49,9 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
     lines = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert [m["iteration"] for m in lines] == [1, 2]
     assert summary["decisions"] == 2 * 64 * 40 and summary["samples"] > 0
-    assert set(lines[-1]["eval"]) == {"random", "heuristic"}
-    e = lines[-1]["eval"]["random"]
+    opponents = yaml.safe_load(path.read_text())["eval_opponents"]
+    assert set(lines[-1]["eval"]) == set(opponents)
+    e = lines[-1]["eval"][opponents[0]]
     assert np.isfinite(e["difference"]) and e["ci95"] > 0
     assert (run_dir / "plots" / "learning_curve.png").stat().st_size > 1000
     assert (run_dir / "checkpoints" / "iter-000002.pt").is_file()
