@@ -133,8 +133,9 @@ def barbu_main(args):
             what = "plays" if contract == BA.DOMINO else "tricks"
             print(f"  {BA.CONTRACT_NAMES[contract]:12s} after {tricks} {what:6s} "
                   f"samples/s {rate:>10,.0f}", flush=True)
-    print(f"Barbu solve_root ms, all root cards (exact after 8 tricks, else {args.nodes} "
-          f"nodes per root card):", flush=True)
+    model = "max-n" if args.maxn else "paranoid"
+    print(f"Barbu solve_root ms, {model}, all root cards (exact after 8 tricks, else "
+          f"{args.nodes} nodes per root card):", flush=True)
     tt = BV.solver_table()
     pos = np.zeros(BV.POSITION_WIDTH, dtype=np.int64)
     values = np.zeros(52, dtype=np.int64)
@@ -149,6 +150,7 @@ def barbu_main(args):
             for st in P:
                 BV.position_of(st, R, st[BL.TURN], pos)
                 pos[BV.P_BUDGET] = 0 if exact else args.nodes
+                pos[BV.P_MAXN] = args.maxn
                 t = time.perf_counter()
                 BV.solve_root(pos, tt, values)
                 times.append((time.perf_counter() - t) * 1000)
@@ -167,6 +169,8 @@ def main(argv=None):
                     help="Barbu: node budget per root card before 8 tricks")
     ap.add_argument("--exact-after-4", action="store_true",
                     help="Barbu: solve the positions after 4 tricks exactly")
+    ap.add_argument("--maxn", type=int, choices=(0, 1), default=1,
+                    help="Barbu: 1 solves max-n (pimc's default), 0 paranoid")
     args = ap.parse_args(argv)
     if args.game in ("barbu", "both"):
         barbu_main(args)

@@ -31,4 +31,7 @@ class BarbuPIMC(CompiledAgent):
                      "time limit); results then depend on the machine's speed"),
         "doubling": Option(1, 0, 1, "1: double and redouble by simulation; 0: as the "
                                     "heuristic (expected-score margins)", switch=True),
+        "maxn": Option(1, 0, 1, "trick play: 1 solves each deal with every other seat "
+                                "playing for its own deal score (max-n); 0 with the three "
+                                "playing together against this seat (paranoid)", switch=True),
     }

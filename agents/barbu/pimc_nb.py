@@ -3,11 +3,12 @@
 **Trick play.** The seat draws ``samples`` deals of the cards it cannot see, each uniform
 among the deals consistent with what it knows (``cardsim.barbu.sample_nb``), solves each
 with every hand open (``cardsim.barbu.solve_nb``: the value of every legal card for the
-seat's deal score, the others playing against it) and plays the card with the best mean
-value. ``nodes`` > 0 bounds each root card's search and values what is left statically:
+seat's deal score, with ``maxn`` each other seat playing for its own deal score, else the
+three playing together against it) and plays the card with the best mean value. ``nodes`` > 0 bounds each root card's search and values what is left statically:
 early in a deal four hands of 13 cards are far beyond an exact solve. Among cards of equal
 mean value (common: against three opponents playing together many cards lose alike) the
-heuristic's card is played.
+heuristic's card is played. Max-n is the default: the paranoid model takes real opponents,
+who each avoid penalties for themselves, for a team loading the seat with them.
 
 **Domino, the contract, trump, starting rank and doubling** are decided by simulation, not
 by the heuristic's tables: for each sampled deal each legal option is tried and the deal
@@ -47,6 +48,7 @@ P_SAMPLES = 0
 P_NODES = 1
 P_MS = 2
 P_DOUBLING = 3   # 1: doubling by simulation, 0: by the heuristic
+P_MAXN = 4       # 1: the solver's others play for themselves, 0: against the seat
 
 # the heuristic with its default options plays the rollouts
 ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
@@ -92,6 +94,7 @@ def play_by_solving(st, R, base, mask, params, rng, i):
         S.sample_deal(st, R, kn, ways, rng, i, deal)
         V.position_of(deal, R, me, pos)
         pos[V.P_BUDGET] = nodes
+        pos[V.P_MAXN] = params[P_MAXN]
         V.solve_root(pos, tt, values)
         m = mask
         while m != 0:

@@ -16,6 +16,11 @@ is ``sum_s weight[s] * score[s]`` with ``weight[seat] = 1 + sum m`` and ``weight
 Points already taken do not change the choice and are left out. Domino (B5) is not a trick
 contract and is not solved here (the agents play it out by rollouts).
 
+**The value (max-n).** With ``P_MAXN`` = 1 every other seat plays for its own deal score
+instead (max-n), and the value is the seat's deal score at the outcome of that play: closer to
+real opponents, who in the negative contracts duck for themselves rather than load one seat
+(see the max-n section below).
+
 **Search.** Alpha-beta over cards with MTD(f) zero-window tests; a transposition table
 (``cardsim.transposition_nb``) at trick boundaries, keyed by the cards still held and the
 leader (within one deal these fix the position: the trick number, the penalty cards left,
@@ -36,8 +41,8 @@ from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
-                                      new_table, tt_matches, tt_save, tt_slot)
+from cardsim.transposition_nb import (INF, TT_GEN, TT_KEY, TT_LOWER, TT_MOVE, TT_UPPER,
+                                      new_generation, new_table, tt_matches, tt_save, tt_slot)
 
 # the solver's position row
 P_HANDS = 0          # [4] cards held
@@ -63,7 +68,11 @@ P_WEIGHT_MAX = 25    # the largest
 P_TRICKS = 26        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
                      # stay in place while deeper tricks are searched
 P_TOTAL_NODES = 82   # nodes searched for every root card
-POSITION_WIDTH = 83
+P_MAXN = 83          # 1: the others each play for their own deal score (max-n), 0: paranoid
+P_UTILITY = 84       # [4 * 4] row p: the weight of each seat's contract score in p's deal score
+P_UTILITY_MIN = 100  # [4] the smallest weight of each row
+P_UTILITY_MAX = 104  # [4] the largest
+POSITION_WIDTH = 108
 
 TT_BITS = 18         # default table: 2**18 entries (10 MB)
 HIGH_RANKS = 0b1111100000000  # T J Q K A of a suit: who holds them takes tricks
@@ -99,6 +108,7 @@ def position_of(st, R, seat, pos):
     pos[P_OVERTRUMP] = R[L.R_TRUMPS_MUST_OVERTRUMP]
     pos[P_SEAT] = seat
     weights_of(st, seat, pos)
+    utilities_of(st, pos)
     return pos
 
 
@@ -118,6 +128,24 @@ def weights_of(st, seat, pos):
                             min(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
     pos[P_WEIGHT_MAX] = max(max(pos[P_WEIGHT], pos[P_WEIGHT + 1]),
                             max(pos[P_WEIGHT + 2], pos[P_WEIGHT + 3]))
+
+
+@njit(cache=True)
+def utilities_of(st, pos):
+    """Every seat's row of weights (``weights_of``), what max-n needs: each seat plays for
+    its own deal score."""
+    row = np.zeros(POSITION_WIDTH, dtype=np.int64)
+    for p in range(4):
+        weights_of(st, p, row)
+        lo = INF
+        hi = -INF
+        for j in range(4):
+            w = row[P_WEIGHT + j]
+            pos[P_UTILITY + 4 * p + j] = w
+            lo = min(lo, w)
+            hi = max(hi, w)
+        pos[P_UTILITY_MIN + p] = lo
+        pos[P_UTILITY_MAX + p] = hi
 
 
 @njit(cache=True, inline="always")
@@ -269,8 +297,9 @@ def static_value(pos):
 
 
 @njit(cache=True)
-def last_trick(pos):
-    """The value of the last trick: every seat has one card left, nothing is chosen."""
+def last_trick_taken(pos):
+    """The last trick, where every seat has one card left and nothing is chosen: its winner
+    and its cards."""
     leader = pos[P_LEADER]
     led = lowest_bit(pos[P_HANDS + leader])
     best = led
@@ -284,6 +313,13 @@ def last_trick(pos):
         if beats(card, best, trump):
             best = card
             top = seat
+    return top, tmask
+
+
+@njit(cache=True)
+def last_trick(pos):
+    """The value of the last trick."""
+    top, tmask = last_trick_taken(pos)
     return pos[P_WEIGHT + top] * trick_points(pos[P_CONTRACT], tmask, 1)
 
 
@@ -435,6 +471,211 @@ def undo_card(pos, seat, card, saved):
     pos[P_HANDS + seat] |= 1 << card
 
 
+# --- max-n: every seat plays for its own deal score ----------------------------------------
+# The paranoid search above has the three others play together against the seat. Real
+# opponents in Barbu each play for themselves: in the negative contracts each ducks to keep
+# its own penalties down rather than to load the seat with them, and the paranoid value
+# mistakes many safe cards for lost ones. ``P_MAXN`` = 1 solves instead for the scores every
+# seat takes when each seat to act plays the card best for its own deal score (max-n,
+# Luckhardt and Irani). Ties go to the card tried first (the move order's natural card).
+# No window prunes max-n, but a seat that reaches the best it could get stops looking
+# (in a negative contract: taking nothing more), which is most of the gain in these games.
+
+VALUE_BITS = 15
+VALUE_OFFSET = 1 << 14   # scores packed four to a table entry, each in [-2**14, 2**14)
+
+
+@njit(cache=True, inline="always")
+def utility(pos, seat, scores, d):
+    """``seat``'s deal score from the contract scores ``scores[d]`` (B7.2 weights)."""
+    u = 0
+    for j in range(4):
+        u += pos[P_UTILITY + 4 * seat + j] * scores[d, j]
+    return u
+
+
+@njit(cache=True, inline="always")
+def pack_scores(scores, d):
+    packed = 0
+    for j in range(4):
+        packed |= (scores[d, j] + VALUE_OFFSET) << (VALUE_BITS * j)
+    return packed
+
+
+@njit(cache=True, inline="always")
+def unpack_scores(packed, scores, d):
+    for j in range(4):
+        scores[d, j] = ((packed >> (VALUE_BITS * j)) & ((1 << VALUE_BITS) - 1)) - VALUE_OFFSET
+
+
+@njit(cache=True)
+def static_scores(pos, scores, d):
+    """Budget spent: ``static_value``'s shares of the points still to come, seat by seat."""
+    held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+    left = points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT])
+    trump = pos[P_TRUMP]
+    tmask = (SUIT_BITS << (13 * trump)) if trump >= 0 else 0
+    total = 0.0
+    for s in range(4):
+        h = pos[P_HANDS + s]
+        total += 1.0 + popcount(h & HIGH_CARDS) + 2.0 * popcount(h & tmask)
+    for s in range(4):
+        h = pos[P_HANDS + s]
+        strength = 1.0 + popcount(h & HIGH_CARDS) + 2.0 * popcount(h & tmask)
+        scores[d, s] = np.int64(np.round(left * strength / total))
+
+
+@njit(cache=True, inline="always")
+def play_scored(pos, seat, card):
+    """``apply_card`` for max-n: returns what ``undo_card`` needs, the winner of the trick
+    the card completed (-1 if none) and that trick's points (B4)."""
+    at = trick_at(pos)
+    tricks_left = pos[P_TRICKS_LEFT]
+    completes = pos[P_TRICK_LEN] == 3
+    saved, gained = apply_card(pos, seat, card)
+    if not completes:
+        return saved, -1, 0
+    tmask = (1 << pos[at]) | (1 << pos[at + 1]) | (1 << pos[at + 2]) | (1 << pos[at + 3])
+    return saved, pos[P_LEADER], trick_points(pos[P_CONTRACT], tmask, tricks_left)
+
+
+# a max-n node's frame (the search is iterative: numba's cache cannot load a second
+# recursive search reached from ``solve_root``)
+F_MOVES = 0      # cards still to try
+F_SEAT = 1       # the seat to act
+F_BEST = 2       # its best deal score so far
+F_BEST_MOVE = 3
+F_CEILING = 4    # the most it could get: trying more cards cannot beat this
+F_CARD = 5       # the card being tried, and what undoing it needs:
+F_WINNER = 6     # the winner of the trick it completed (-1 if none)
+F_POINTS = 7     # and that trick's points
+F_SAVED = 8      # [3] apply_card's saved top, best card and leader
+F_KEY = 11       # transposition key at a trick boundary
+F_SLOT = 12      # its slot, -1 within a trick
+FRAME_WIDTH = 13
+MAX_DEPTH = 56
+
+
+@njit(cache=True, inline="always")
+def open_node(pos, tt, scores, frames, d):
+    """Start the max-n node at depth ``d``: True when its scores are settled at once
+    (``scores[d]`` set: the deal's end, nothing left to score, the last trick, the budget
+    spent, or the table), else False with its frame ready for its cards."""
+    pos[P_NODES] += 1
+    for j in range(4):
+        scores[d, j] = 0
+    tlen = pos[P_TRICK_LEN]
+    held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+    frames[d, F_SLOT] = -1
+    if tlen == 0:
+        if pos[P_TRICKS_LEFT] == 0:
+            return True
+        if points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT]) == 0:
+            return True  # B4: nothing left to score (No Queens and No King end here)
+        if pos[P_TRICKS_LEFT] == 1:
+            top, tmask = last_trick_taken(pos)
+            scores[d, top] = trick_points(pos[P_CONTRACT], tmask, 1)
+            return True
+        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+            static_scores(pos, scores, d)
+            return True
+        key = held | (pos[P_LEADER] << 52)
+        slot = tt_slot(tt, key)
+        if tt_matches(tt, slot, key, pos[P_GEN]):
+            unpack_scores(tt[slot, TT_LOWER], scores, d)
+            return True
+        frames[d, F_KEY] = key
+        frames[d, F_SLOT] = slot
+    seat = to_act(pos)
+    # the most the seat can still get: every point to come, weighted its best way
+    trick_cards = 0
+    for k in range(tlen):
+        trick_cards |= 1 << pos[trick_at(pos) + k]
+    come = points_left(pos[P_CONTRACT], held | trick_cards, pos[P_TRICKS_LEFT])
+    frames[d, F_CEILING] = come * (pos[P_UTILITY_MAX + seat] if come > 0
+                                   else pos[P_UTILITY_MIN + seat])
+    frames[d, F_SEAT] = seat
+    frames[d, F_MOVES] = distinct_cards(pos, legal_of(pos, seat))
+    frames[d, F_BEST] = -INF
+    frames[d, F_BEST_MOVE] = -1
+    return False
+
+
+@njit(cache=True, inline="always")
+def play_next(pos, frames, d):
+    """Play the node's next card, in move order; False when none is left to try."""
+    moves = frames[d, F_MOVES]
+    if moves == 0:
+        return False
+    seat = frames[d, F_SEAT]
+    card = order_pick(pos, moves, seat)
+    frames[d, F_MOVES] = moves & ~(1 << card)
+    saved, winner, points = play_scored(pos, seat, card)
+    frames[d, F_CARD] = card
+    frames[d, F_WINNER] = winner
+    frames[d, F_POINTS] = points
+    frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2] = saved
+    return True
+
+
+@njit(cache=True, inline="always")
+def take_back(pos, scores, frames, d):
+    """Undo the card ``play_next`` played at depth ``d`` and weigh its outcome
+    (``scores[d + 1]``, plus the trick it completed) for the seat that played it."""
+    seat = frames[d, F_SEAT]
+    card = frames[d, F_CARD]
+    saved = (frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2])
+    undo_card(pos, seat, card, saved)
+    if frames[d, F_WINNER] >= 0:
+        scores[d + 1, frames[d, F_WINNER]] += frames[d, F_POINTS]
+    u = utility(pos, seat, scores, d + 1)
+    if u > frames[d, F_BEST]:
+        frames[d, F_BEST] = u
+        frames[d, F_BEST_MOVE] = card
+        for j in range(4):
+            scores[d, j] = scores[d + 1, j]
+        if u >= frames[d, F_CEILING]:
+            frames[d, F_MOVES] = 0  # nothing better is possible
+
+
+@njit(cache=True)
+def search_maxn(pos, tt, scores, frames):
+    """Max-n from ``pos``: ``scores[0]`` gets the contract points each seat takes over the
+    rest of the deal (unweighted) when every seat to act plays for its own deal score.
+    Depth-first with an explicit stack of frames, one per card played."""
+    if open_node(pos, tt, scores, frames, 0):
+        return
+    d = 0
+    while True:
+        if play_next(pos, frames, d):
+            if open_node(pos, tt, scores, frames, d + 1):
+                take_back(pos, scores, frames, d)
+            else:
+                d += 1
+            continue
+        slot = frames[d, F_SLOT]
+        if slot >= 0:
+            tt[slot, TT_KEY] = frames[d, F_KEY]
+            tt[slot, TT_GEN] = pos[P_GEN]
+            tt[slot, TT_LOWER] = pack_scores(scores, d)
+            tt[slot, TT_UPPER] = INF  # no bounds: max-n entries hold the scores themselves
+            tt[slot, TT_MOVE] = frames[d, F_BEST_MOVE]
+        if d == 0:
+            return
+        d -= 1
+        take_back(pos, scores, frames, d)
+
+
+@njit(cache=True)
+def maxn_value(pos, tt, scores, frames, winner, points):
+    """The seat's deal score from the rest of the deal under max-n, after a root card whose
+    trick (if it completed one) went to ``winner`` for ``points``."""
+    search_maxn(pos, tt, scores, frames)
+    if winner >= 0:
+        scores[0, winner] += points
+    return utility(pos, pos[P_SEAT], scores, 0)
+
+
 @njit(cache=True)
 def exact_value(pos, tt, guess):
     """The ``search`` value of ``pos`` by zero-window tests (MTD(f), Plaat et al.), starting
@@ -466,7 +707,7 @@ def exact_value(pos, tt, guess):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, **WITH_REFCOUNT)
 def solve_root(pos, tt, values):
     """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
     act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other
@@ -477,15 +718,21 @@ def solve_root(pos, tt, values):
     seat = to_act(pos)
     legal = legal_of(pos, seat)
     searched = distinct_cards(pos, legal)
+    scores = np.zeros((MAX_DEPTH, 4), dtype=np.int64)  # max-n: one row per depth
+    frames = np.zeros((MAX_DEPTH, FRAME_WIDTH), dtype=np.int64)
     guess = 0
     m = searched
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        saved, gained = apply_card(pos, seat, c)
         pos[P_NODES] = 0
-        guess = exact_value(pos, tt, guess - gained) + gained
-        values[c] = guess
+        if pos[P_MAXN]:
+            saved, winner, points = play_scored(pos, seat, c)
+            values[c] = maxn_value(pos, tt, scores, frames, winner, points)
+        else:
+            saved, gained = apply_card(pos, seat, c)
+            guess = exact_value(pos, tt, guess - gained) + gained
+            values[c] = guess
         pos[P_TOTAL_NODES] += pos[P_NODES]
         undo_card(pos, seat, c, saved)
     # a merged card takes the value of the nearest searched card above it in its suit

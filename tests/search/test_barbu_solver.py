@@ -44,10 +44,11 @@ def brute(st, R, seat):
     return max(values) if st[L.TURN] == seat else min(values)
 
 
-def solve(st, R, seat, tt=TT, budget=0):
+def solve(st, R, seat, tt=TT, budget=0, maxn=0):
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     V.position_of(st, R, seat, pos)
     pos[V.P_BUDGET] = budget
+    pos[V.P_MAXN] = maxn
     values = np.full(52, -99999, dtype=np.int64)
     legal = V.solve_root(pos, tt, values)
     return {c: int(values[c]) for c in range(52) if legal >> c & 1}
@@ -74,6 +75,71 @@ def test_root_values_equal_brute_force_minimax(kw, contract):
             assert len(offsets) == 1, (kw, plays, values, exact)
             checked += 1
     assert checked == 9
+
+
+def weight_rows(st):
+    """Row p: the weight of each seat's contract score in p's deal score (B7.2)."""
+    rows = []
+    for p in range(4):
+        pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
+        V.weights_of(st, p, pos)
+        rows.append(pos[V.P_WEIGHT:V.P_WEIGHT + 4].copy())
+    return rows
+
+
+def maxn_outcomes(st, R, rows):
+    """Every final contract-score vector that max-n play can reach from ``st`` under some
+    way of breaking ties: the seat to act takes a child whose outcome is worth at least
+    what it is sure to get from its best child (the most, over children, of the least
+    the child can give it)."""
+    if st[L.PHASE] != L.PH_PLAY:
+        return {tuple(int(x) for x in st[L.CONTRACT_SCORES:L.CONTRACT_SCORES + 4])}
+    w = rows[int(st[L.TURN])]
+    children = []
+    for c in legal_cards(st, R):
+        child = st.copy()
+        E.step(child, R, c)
+        children.append(maxn_outcomes(child, R, rows))
+    floor = max(min(int(w @ v) for v in outs) for outs in children)
+    return {v for outs in children for v in outs if int(w @ v) >= floor}
+
+
+@pytest.mark.parametrize("kw", CONVENTIONS[:2], ids=str)
+@pytest.mark.parametrize("contract", TRICK_CONTRACTS, ids=lambda c: A.CONTRACT_NAMES[c])
+def test_maxn_root_values_are_max_n_outcomes(kw, contract):
+    """With ``P_MAXN`` every seat plays for its own deal score: each root card's value is the
+    seat's deal score of an outcome max-n play reaches after that card (doubles included)."""
+    rules = BarbuRules(**kw)
+    checked = 0
+    for plays in (40, 38):
+        R, states = barbu_positions(rules, 3, contract, plays, seed=plays + 7 * contract)
+        for st in states:
+            seat = int(st[L.TURN])
+            rows = weight_rows(st)
+            values = solve(st, R, seat, maxn=1)
+            assert sorted(values) == legal_cards(st, R)
+            taken = int(rows[seat] @ st[L.CONTRACT_SCORES:L.CONTRACT_SCORES + 4])
+            for c, value in values.items():
+                child = st.copy()
+                E.step(child, R, c)
+                reachable = {int(rows[seat] @ v) for v in maxn_outcomes(child, R, rows)}
+                assert taken + value in reachable, (kw, plays, c, value, reachable)
+            checked += 1
+    assert checked == 6
+
+
+def test_maxn_and_paranoid_differ_where_opponents_duck():
+    """No Tricks, the seat to act on lead: paranoid opponents would pass tricks back to it,
+    self-interested ones keep ducking, so max-n never values a card below paranoid."""
+    R, states = barbu_positions(BarbuRules(), 6, A.NO_TRICKS, 36, seed=5)
+    lower = 0
+    for st in states:
+        seat = int(st[L.TURN])
+        paranoid = solve(st, R, seat)
+        maxn = solve(st, R, seat, maxn=1)
+        assert all(maxn[c] >= paranoid[c] for c in paranoid)
+        lower += sum(maxn[c] > paranoid[c] for c in paranoid)
+    assert lower > 0
 
 
 def _offset(st, R, seat):
