@@ -5,6 +5,8 @@ among the deals consistent with what it knows (``cardsim.debertz.sample_nb``), s
 with every hand open (``cardsim.debertz.solve_nb``: the value of every legal card under
 perfect play by all seats) and plays the card with the best mean value. With ``nodes`` > 0
 each solve stops searching after that many nodes and values what is left by a static count.
+With three or four sides each other side plays for itself in the solves (max-n, the default)
+rather than all of them against the seat (``maxn=0``, paranoid).
 
 **Bidding and the seven swap** are decided by simulation too, not by hand-valuation tables:
 for each sampled deal (the other hands and the stock still to be dealt), each legal option is
@@ -36,6 +38,7 @@ from cardsim.jit import WITH_REFCOUNT
 P_SAMPLES = 0
 P_NODES = 1
 P_MS = 2
+P_MAXN = 3   # 1: with three or four sides the solver's others each play for themselves
 
 # the heuristic with its default options plays the rollouts of bidding decisions
 ROLLOUT_PARAMS = DebertzHeuristic("debertz").params
@@ -84,6 +87,7 @@ def play_by_solving(st, R, mask, params, rng, i):
             break  # no consistent deal: cannot happen in a real position
         V.position_of(deal, R, side, pos)
         pos[V.P_BUDGET] = int(params[P_NODES])
+        pos[V.P_MAXN] = params[P_MAXN]
         V.solve_root(pos, tt, values)
         m = mask
         while m != 0:

@@ -41,8 +41,11 @@ from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.transposition_nb import (INF, TT_GEN, TT_KEY, TT_LOWER, TT_MOVE, TT_UPPER,
-                                      new_generation, new_table, tt_matches, tt_save, tt_slot)
+from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CARD, F_CEILING, F_KEY, F_MOVES, F_POINTS,
+                             F_SAVED, F_SEAT, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
+                             store_scores, unpack_scores)
+from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
+                                      new_table, tt_matches, tt_save, tt_slot)
 
 # the solver's position row
 P_HANDS = 0          # [4] cards held
@@ -477,12 +480,9 @@ def undo_card(pos, seat, card, saved):
 # its own penalties down rather than to load the seat with them, and the paranoid value
 # mistakes many safe cards for lost ones. ``P_MAXN`` = 1 solves instead for the scores every
 # seat takes when each seat to act plays the card best for its own deal score (max-n,
-# Luckhardt and Irani). Ties go to the card tried first (the move order's natural card).
+# ``cardsim.maxn_nb``). Ties go to the card tried first (the move order's natural card).
 # No window prunes max-n, but a seat that reaches the best it could get stops looking
 # (in a negative contract: taking nothing more), which is most of the gain in these games.
-
-VALUE_BITS = 15
-VALUE_OFFSET = 1 << 14   # scores packed four to a table entry, each in [-2**14, 2**14)
 
 
 @njit(cache=True, inline="always")
@@ -492,20 +492,6 @@ def utility(pos, seat, scores, d):
     for j in range(4):
         u += pos[P_UTILITY + 4 * seat + j] * scores[d, j]
     return u
-
-
-@njit(cache=True, inline="always")
-def pack_scores(scores, d):
-    packed = 0
-    for j in range(4):
-        packed |= (scores[d, j] + VALUE_OFFSET) << (VALUE_BITS * j)
-    return packed
-
-
-@njit(cache=True, inline="always")
-def unpack_scores(packed, scores, d):
-    for j in range(4):
-        scores[d, j] = ((packed >> (VALUE_BITS * j)) & ((1 << VALUE_BITS) - 1)) - VALUE_OFFSET
 
 
 @njit(cache=True)
@@ -537,23 +523,6 @@ def play_scored(pos, seat, card):
         return saved, -1, 0
     tmask = (1 << pos[at]) | (1 << pos[at + 1]) | (1 << pos[at + 2]) | (1 << pos[at + 3])
     return saved, pos[P_LEADER], trick_points(pos[P_CONTRACT], tmask, tricks_left)
-
-
-# a max-n node's frame (the search is iterative: numba's cache cannot load a second
-# recursive search reached from ``solve_root``)
-F_MOVES = 0      # cards still to try
-F_SEAT = 1       # the seat to act
-F_BEST = 2       # its best deal score so far
-F_BEST_MOVE = 3
-F_CEILING = 4    # the most it could get: trying more cards cannot beat this
-F_CARD = 5       # the card being tried, and what undoing it needs:
-F_WINNER = 6     # the winner of the trick it completed (-1 if none)
-F_POINTS = 7     # and that trick's points
-F_SAVED = 8      # [3] apply_card's saved top, best card and leader
-F_KEY = 11       # transposition key at a trick boundary
-F_SLOT = 12      # its slot, -1 within a trick
-FRAME_WIDTH = 13
-MAX_DEPTH = 56
 
 
 @njit(cache=True, inline="always")
@@ -653,13 +622,7 @@ def search_maxn(pos, tt, scores, frames):
             else:
                 d += 1
             continue
-        slot = frames[d, F_SLOT]
-        if slot >= 0:
-            tt[slot, TT_KEY] = frames[d, F_KEY]
-            tt[slot, TT_GEN] = pos[P_GEN]
-            tt[slot, TT_LOWER] = pack_scores(scores, d)
-            tt[slot, TT_UPPER] = INF  # no bounds: max-n entries hold the scores themselves
-            tt[slot, TT_MOVE] = frames[d, F_BEST_MOVE]
+        store_scores(tt, frames, scores, d, pos[P_GEN])
         if d == 0:
             return
         d -= 1

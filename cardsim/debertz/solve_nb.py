@@ -16,16 +16,25 @@ position), the table's best card first, and equal cards merged (two zero-point c
 suit with no live card between them in trick order give the same result, so only one is
 searched). A node budget turns the solver into a heuristic one: once it is spent, trick
 boundaries are valued by a static count (every seat keeps the points of its own cards).
+
+**Max-n.** With three sides (three players, or four each for himself) the paranoid model
+takes the others for one team against the seat, which they are not. ``P_MAXN`` = 1 solves
+instead for the points every side takes when each side to act plays for its own value (its
+points less everyone else's; max-n, ``cardsim.maxn_nb``), and the value is the seat's side's
+at that outcome. With two sides the two models are the same game.
 """
 
 import numpy as np
 from numba import njit
 
-from cardsim.bits_nb import lowest_bit
+from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
 from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
 from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CARD, F_CEILING, F_KEY, F_MOVES, F_POINTS,
+                             F_SAVED, F_SEAT, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
+                             store_scores, unpack_scores)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
 from cardsim.transposition_nb import new_table as shared_table
@@ -52,7 +61,8 @@ P_BUDGET = 26      # node budget (0: none)
 P_GEN = 27         # generation of this solve's transposition table entries
 P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed trick's cards stay
                   # in place while deeper tricks are searched
-POSITION_WIDTH = 68
+P_MAXN = 68        # 1: every side plays for itself (max-n), 0: paranoid
+POSITION_WIDTH = 69
 
 TT_BITS = 17       # default table: 2**17 entries (5 MB)
 
@@ -351,6 +361,142 @@ def undo_card(pos, seat, card, saved):
     pos[P_HANDS + seat] |= 1 << card
 
 
+# --- max-n: every side plays for itself (module docstring, cardsim.maxn_nb) ---------------
+
+
+@njit(cache=True, inline="always")
+def utility(pos, side, scores, d):
+    """``side``'s value of the points ``scores[d]``: its own less everyone else's."""
+    sides = 2 if pos[P_TEAMS] else pos[P_PLAYERS]
+    u = 0
+    for q in range(sides):
+        u += scores[d, q] if q == side else -scores[d, q]
+    return u
+
+
+@njit(cache=True)
+def static_scores(pos, scores, d):
+    """Budget spent: ``static_value``'s count, side by side."""
+    trump = pos[P_TRUMP]
+    for s in range(pos[P_PLAYERS]):
+        scores[d, side_of(s, pos[P_TEAMS])] += mask_points(pos[P_HANDS + s], trump)
+
+
+@njit(cache=True, inline="always")
+def play_scored(pos, seat, card):
+    """``apply_card`` for max-n: what ``undo_card`` needs, the side that took the trick the
+    card completed (-1 if none) and the trick's points for it."""
+    completes = pos[P_TRICK_LEN] + 1 == pos[P_PLAYERS]
+    saved, gained = apply_card(pos, seat, card)
+    if not completes:
+        return saved, -1, 0
+    wside = side_of(pos[P_LEADER], pos[P_TEAMS])
+    return saved, wside, gained if wside == pos[P_SIDE] else -gained
+
+
+@njit(cache=True, inline="always")
+def open_node(pos, tt, scores, frames, d):
+    """Start the max-n node at depth ``d``: True when its scores are settled at once
+    (``scores[d]`` set: the round's end, the budget spent, or the table), else False with
+    its frame ready for its cards."""
+    pos[P_NODES] += 1
+    for j in range(4):
+        scores[d, j] = 0
+    frames[d, F_SLOT] = -1
+    if pos[P_TRICK_LEN] == 0:
+        if pos[P_TRICKS_LEFT] == 0:
+            return True
+        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+            static_scores(pos, scores, d)
+            return True
+        out = 0
+        for s in range(pos[P_PLAYERS]):
+            out |= pos[P_HANDS + s]
+        key = out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+        slot = tt_slot(tt, key)
+        if tt_matches(tt, slot, key, pos[P_GEN]):
+            unpack_scores(tt[slot, TT_LOWER], scores, d)
+            return True
+        frames[d, F_KEY] = key
+        frames[d, F_SLOT] = slot
+    seat = to_act(pos)
+    frames[d, F_CEILING] = INF  # a side seldom takes every point to come: no cut
+    frames[d, F_SEAT] = seat
+    frames[d, F_MOVES] = distinct_cards(pos, legal_of(pos, seat))
+    frames[d, F_BEST] = -INF
+    frames[d, F_BEST_MOVE] = -1
+    return False
+
+
+@njit(cache=True, inline="always")
+def play_next(pos, frames, d):
+    """Play the node's next card, in move order; False when none is left to try."""
+    moves = frames[d, F_MOVES]
+    if moves == 0:
+        return False
+    seat = frames[d, F_SEAT]
+    card = order_pick(pos, moves, seat)
+    frames[d, F_MOVES] = moves & ~(1 << card)
+    saved, winner, points = play_scored(pos, seat, card)
+    frames[d, F_CARD] = card
+    frames[d, F_WINNER] = winner
+    frames[d, F_POINTS] = points
+    for k in range(5):
+        frames[d, F_SAVED + k] = saved[k]
+    return True
+
+
+@njit(cache=True, inline="always")
+def take_back(pos, scores, frames, d):
+    """Undo the card ``play_next`` played at depth ``d`` and weigh its outcome
+    (``scores[d + 1]``, plus the trick it completed) for the side that played it."""
+    seat = frames[d, F_SEAT]
+    card = frames[d, F_CARD]
+    saved = (frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2],
+             frames[d, F_SAVED + 3], frames[d, F_SAVED + 4])
+    undo_card(pos, seat, card, saved)
+    if frames[d, F_WINNER] >= 0:
+        scores[d + 1, frames[d, F_WINNER]] += frames[d, F_POINTS]
+    u = utility(pos, side_of(seat, pos[P_TEAMS]), scores, d + 1)
+    if u > frames[d, F_BEST]:
+        frames[d, F_BEST] = u
+        frames[d, F_BEST_MOVE] = card
+        for j in range(4):
+            scores[d, j] = scores[d + 1, j]
+
+
+@njit(cache=True)
+def search_maxn(pos, tt, scores, frames):
+    """Max-n from ``pos``: ``scores[0]`` gets the points each side takes over the rest of
+    the round when every side to act plays for its own value. Depth-first with an explicit
+    stack of frames, one per card played."""
+    if open_node(pos, tt, scores, frames, 0):
+        return
+    d = 0
+    while True:
+        if play_next(pos, frames, d):
+            if open_node(pos, tt, scores, frames, d + 1):
+                take_back(pos, scores, frames, d)
+            else:
+                d += 1
+            continue
+        store_scores(tt, frames, scores, d, pos[P_GEN])
+        if d == 0:
+            return
+        d -= 1
+        take_back(pos, scores, frames, d)
+
+
+@njit(cache=True)
+def maxn_value(pos, tt, scores, frames, winner, points):
+    """The seat's side's value of the rest of the round under max-n, after a root card
+    whose trick (if it completed one) went to side ``winner`` for ``points``."""
+    search_maxn(pos, tt, scores, frames)
+    if winner >= 0:
+        scores[0, winner] += points
+    return utility(pos, pos[P_SIDE], scores, 0)
+
+
 @njit(cache=True)
 def exact_value(pos, tt, guess):
     """The exact ``search`` value of ``pos`` by zero-window searches (MTD(f), Plaat et al.):
@@ -376,7 +522,7 @@ def exact_value(pos, tt, guess):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, **WITH_REFCOUNT)
 def solve_root(pos, tt, values):
     """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
     act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
@@ -387,15 +533,30 @@ def solve_root(pos, tt, values):
     seat = to_act(pos)
     legal = legal_of(pos, seat)
     searched = distinct_cards(pos, legal)
+    maxn = pos[P_MAXN] != 0 and not pos[P_TEAMS] and pos[P_PLAYERS] > 2
+    budget = pos[P_BUDGET]
+    depth = MAX_DEPTH if maxn else 1
+    scores = np.zeros((depth, 4), dtype=np.int64)
+    frames = np.zeros((depth, FRAME_WIDTH), dtype=np.int64)
+    if maxn and budget > 0:  # the solve's budget shared out among the root cards
+        pos[P_BUDGET] = max(1, budget // popcount(searched))
     guess = 0
     m = searched
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        saved, gained = apply_card(pos, seat, c)
-        guess = exact_value(pos, tt, guess - gained) + gained
-        values[c] = guess
+        if maxn:
+            nodes = pos[P_NODES]
+            pos[P_NODES] = 0
+            saved, winner, points = play_scored(pos, seat, c)
+            values[c] = maxn_value(pos, tt, scores, frames, winner, points)
+            pos[P_NODES] += nodes
+        else:
+            saved, gained = apply_card(pos, seat, c)
+            guess = exact_value(pos, tt, guess - gained) + gained
+            values[c] = guess
         undo_card(pos, seat, c, saved)
+    pos[P_BUDGET] = budget
     # a merged card takes the value of the nearest searched card above it in its suit
     m = legal & ~searched
     trump = pos[P_TRUMP]

@@ -42,10 +42,11 @@ def brute(st, R, side):
     return max(values) if maximise else min(values)
 
 
-def solve(st, R, side, tt, budget=0):
+def solve(st, R, side, tt, budget=0, maxn=0):
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     V.position_of(st, R, side, pos)
     pos[V.P_BUDGET] = budget
+    pos[V.P_MAXN] = maxn
     values = np.full(32, -99999, dtype=np.int64)
     legal = V.solve_root(pos, tt, values)
     return {c: int(values[c]) for c in range(32) if legal >> c & 1}
@@ -71,6 +72,68 @@ def test_root_values_equal_brute_force_minimax(kw):
             # the solver leaves out what is already won: the same offset for every card
             offsets = {exact[c] - values[c] for c in values}
             assert len(offsets) == 1, (kw, plays, values, exact)
+
+
+def maxn_outcomes(st, R):
+    """Every final round-points vector (D9.1) that max-n play reaches from ``st`` under some
+    way of breaking ties: the side to act takes a child whose outcome is worth at least what
+    it is sure to get from its best child."""
+    if st[L.PHASE] != L.PH_PLAY:
+        return {tuple(int(x) for x in st[L.ROUND_POINTS:L.ROUND_POINTS + R[L.R_SIDES]])}
+    side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+    mask = E.legal_mask(st, R)
+    children = []
+    for c in range(32):
+        if mask >> c & 1:
+            child = st.copy()
+            E.step(child, R, c)
+            children.append(maxn_outcomes(child, R))
+
+    def worth(v):
+        return 2 * v[side] - sum(v)
+
+    floor = max(min(worth(v) for v in outs) for outs in children)
+    return {v for outs in children for v in outs if worth(v) >= floor}
+
+
+@pytest.mark.parametrize("kw", [dict(players=3), dict(players=4),
+                                dict(players=3, overtrump_on_ruff=True, bella_any_card=False)],
+                         ids=str)
+def test_maxn_root_values_are_max_n_outcomes(kw):
+    """With ``P_MAXN`` and three or four sides every side plays for its own points less the
+    others': each root card's value is the seat's side's value at an outcome max-n play
+    reaches after that card; never below the paranoid value, and above it somewhere."""
+    rules = DebertzRules(target=100000, **kw)
+    n = rules.players
+    tricks = 8 if n == 4 else 9
+    tt = V.new_table(12)
+    above = 0
+    for plays in ((tricks - 3) * n, (tricks - 3) * n + 1, (tricks - 2) * n + n - 1):
+        R, states = positions(rules, 6, plays, seed=plays + 1)
+        for st in states:
+            side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+            paranoid = solve(st, R, side, tt)
+            values = solve(st, R, side, tt, maxn=1)
+            assert set(values) == set(paranoid)
+            for c in values:
+                child = st.copy()
+                E.step(child, R, c)
+                # what is already won: the paranoid value's offset from the exact minimax
+                offset = brute(child, R, side) - paranoid[c]
+                reachable = {2 * v[side] - sum(v) for v in maxn_outcomes(child, R)}
+                assert values[c] + offset in reachable, (kw, plays, c, values, reachable)
+                assert values[c] >= paranoid[c]
+                above += values[c] > paranoid[c]
+    assert above > 0
+
+
+def test_maxn_with_two_sides_is_the_paranoid_solve():
+    rules = DebertzRules(target=100000, players=4, teams=True)
+    R, states = positions(rules, 6, 12, seed=3)
+    tt = V.new_table(12)
+    for st in states:
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        assert solve(st, R, side, tt, maxn=1) == solve(st, R, side, tt)
 
 
 @pytest.mark.parametrize("kw", [dict(players=2), dict(players=4, teams=True)], ids=str)
