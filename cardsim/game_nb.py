@@ -19,6 +19,7 @@ import warnings
 
 from numba import types
 from numba.core.errors import NumbaIRAssumptionWarning
+from numba.core.imputils import lower_constant
 from numba.extending import (NativeValue, models, overload, register_model, typeof_impl,
                              unbox)
 
@@ -70,6 +71,13 @@ register_model(GameTagType)(models.OpaqueModel)  # carries no data: the type is 
 @unbox(GameTagType)
 def _unbox_game(typ, obj, c):
     return NativeValue(c.context.get_dummy_value())
+
+
+@lower_constant(GameTagType)
+def _constant_game(context, builder, typ, tag):
+    """A tag held in a module global (``BARBU = GameTag("barbu")``) is usable in compiled
+    code like one passed in."""
+    return context.get_dummy_value()
 
 
 def _name(game) -> str:

@@ -5,15 +5,25 @@ to act plays the card best for its own score. It suits the tables where every pl
 for himself (Barbu, Debertz with three players or four each for himself) better than the
 paranoid model, where the others are taken for one team against the seat.
 
-No alpha-beta window prunes max-n, so its searches keep every side's score: a row of
-``scores`` per depth (one card played per depth) and a frame per depth in ``frames``. The
-searches are iterative over these frames: numba's disk cache cannot load a second recursive
-search reached from a solver's entry point. A transposition-table entry (``cardsim.
-transposition_nb``) holds the four scores packed in its lower-bound column.
+No window prunes max-n, so the search keeps every side's score: a row of ``scores`` per
+depth (one card played per depth) and a frame per depth in ``frames``. It is iterative over
+these frames: numba's disk cache cannot load a second recursive search reached from a
+solver's entry point. A transposition-table entry (``cardsim.transposition_nb``) holds the
+four scores packed in its lower-bound column.
+
+``search_maxn(game, ...)`` is written once; a game tag (``cardsim.game_nb``) picks the
+game's own pieces from ``cardsim.<game>.solve_nb`` at compile time: ``open_node`` (settle a
+node at once, or set up its frame), ``order_pick``, ``play_scored`` (play a card: what
+undoing needs, the side that took the trick it completed and the points),
+``undo_from_frame`` and ``seat_utility`` (what a seat plays for, from the sides' scores).
 """
 
-from numba import njit
+import importlib
 
+from numba import njit
+from numba.extending import overload
+
+from cardsim.game_nb import _name
 from cardsim.transposition_nb import INF, TT_GEN, TT_KEY, TT_LOWER, TT_MOVE, TT_UPPER
 
 # a max-n node's frame
@@ -25,7 +35,7 @@ F_CEILING = 4    # the most its side could get: trying more cards cannot beat th
 F_CARD = 5       # the card being tried, and what undoing it needs:
 F_WINNER = 6     # the side that took the trick it completed (-1 if none)
 F_POINTS = 7     # and that trick's points
-F_SAVED = 8      # [5] what the game's apply_card saved
+F_SAVED = 8      # [5] what the game's apply_card saved (up to five values)
 F_KEY = 13       # transposition key at a trick boundary
 F_SLOT = 14      # its slot, -1 within a trick
 FRAME_WIDTH = 15
@@ -61,3 +71,132 @@ def store_scores(tt, frames, scores, d, gen):
         tt[slot, TT_LOWER] = pack_scores(scores, d)
         tt[slot, TT_UPPER] = INF  # no bounds: max-n entries hold the scores themselves
         tt[slot, TT_MOVE] = frames[d, F_BEST_MOVE]
+
+
+# --- the game's pieces: plain Python (NUMBA_DISABLE_JIT) and their compiled overloads -------
+def _solver(game):
+    return importlib.import_module(f"cardsim.{_name(game)}.solve_nb")
+
+
+def piece(fn):
+    """The compiled overload of piece ``fn``, inlined into the search."""
+    return overload(fn, inline="always")
+
+
+def open_node(game, pos, tt, scores, frames, d):
+    """Start the node at depth ``d``: True when its scores are settled at once
+    (``scores[d]`` set), else False with its frame ready for its cards."""
+    return _solver(game).open_node(pos, tt, scores, frames, d)
+
+
+@piece(open_node)
+def _open_node(game, pos, tt, scores, frames, d):
+    k = _solver(game).open_node
+    return lambda game, pos, tt, scores, frames, d: k(pos, tt, scores, frames, d)
+
+
+def order_pick(game, pos, moves, seat):
+    """The next card of ``moves`` to try, likely best first."""
+    return _solver(game).order_pick(pos, moves, seat)
+
+
+@piece(order_pick)
+def _order_pick(game, pos, moves, seat):
+    k = _solver(game).order_pick
+    return lambda game, pos, moves, seat: k(pos, moves, seat)
+
+
+def play_scored(game, pos, seat, card):
+    """Play ``card``: what undoing it needs (a tuple of at most five), the side that took
+    the trick it completed (-1 if none) and that trick's points."""
+    return _solver(game).play_scored(pos, seat, card)
+
+
+@piece(play_scored)
+def _play_scored(game, pos, seat, card):
+    k = _solver(game).play_scored
+    return lambda game, pos, seat, card: k(pos, seat, card)
+
+
+def undo_from_frame(game, pos, seat, card, frames, d):
+    """Take back ``card`` with what ``play_scored`` saved in frame ``d``."""
+    _solver(game).undo_from_frame(pos, seat, card, frames, d)
+
+
+@piece(undo_from_frame)
+def _undo_from_frame(game, pos, seat, card, frames, d):
+    k = _solver(game).undo_from_frame
+    return lambda game, pos, seat, card, frames, d: k(pos, seat, card, frames, d)
+
+
+def seat_utility(game, pos, seat, scores, d):
+    """What ``seat`` plays for, from the sides' scores ``scores[d]``."""
+    return _solver(game).seat_utility(pos, seat, scores, d)
+
+
+@piece(seat_utility)
+def _seat_utility(game, pos, seat, scores, d):
+    k = _solver(game).seat_utility
+    return lambda game, pos, seat, scores, d: k(pos, seat, scores, d)
+
+
+# --- the search --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def play_next(game, pos, frames, d):
+    """Play the node's next card, in move order; False when none is left to try."""
+    moves = frames[d, F_MOVES]
+    if moves == 0:
+        return False
+    seat = frames[d, F_SEAT]
+    card = order_pick(game, pos, moves, seat)
+    frames[d, F_MOVES] = moves & ~(1 << card)
+    saved, winner, points = play_scored(game, pos, seat, card)
+    frames[d, F_CARD] = card
+    frames[d, F_WINNER] = winner
+    frames[d, F_POINTS] = points
+    for k in range(len(saved)):
+        frames[d, F_SAVED + k] = saved[k]
+    return True
+
+
+@njit(cache=True, inline="always")
+def take_back(game, pos, scores, frames, d):
+    """Undo the card ``play_next`` played at depth ``d`` and weigh its outcome
+    (``scores[d + 1]``, plus the trick it completed) for the seat that played it: the best
+    so far becomes the node's scores, and once it reaches the node's ceiling no other card
+    is tried."""
+    seat = frames[d, F_SEAT]
+    card = frames[d, F_CARD]
+    undo_from_frame(game, pos, seat, card, frames, d)
+    if frames[d, F_WINNER] >= 0:
+        scores[d + 1, frames[d, F_WINNER]] += frames[d, F_POINTS]
+    u = seat_utility(game, pos, seat, scores, d + 1)
+    if u > frames[d, F_BEST]:
+        frames[d, F_BEST] = u
+        frames[d, F_BEST_MOVE] = card
+        for j in range(4):
+            scores[d, j] = scores[d + 1, j]
+        if u >= frames[d, F_CEILING]:
+            frames[d, F_MOVES] = 0  # nothing better is possible
+
+
+@njit(cache=True)
+def search_maxn(game, pos, tt, scores, frames, gen):
+    """Max-n from ``pos``: ``scores[0]`` gets the points each side takes over the rest of
+    the deal when every side to act plays for its own value; table entries of generation
+    ``gen``. Depth-first with an explicit stack of frames, one per card played."""
+    if open_node(game, pos, tt, scores, frames, 0):
+        return
+    d = 0
+    while True:
+        if play_next(game, pos, frames, d):
+            if open_node(game, pos, tt, scores, frames, d + 1):
+                take_back(game, pos, scores, frames, d)
+            else:
+                d += 1
+            continue
+        store_scores(tt, frames, scores, d, gen)
+        if d == 0:
+            return
+        d -= 1
+        take_back(game, pos, scores, frames, d)

@@ -41,9 +41,9 @@ from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CARD, F_CEILING, F_KEY, F_MOVES, F_POINTS,
-                             F_SAVED, F_SEAT, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
-                             store_scores, unpack_scores)
+from cardsim.game_nb import GameTag
+from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CEILING, F_KEY, F_MOVES, F_SAVED, F_SEAT,
+                             F_SLOT, FRAME_WIDTH, MAX_DEPTH, search_maxn, unpack_scores)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       new_table, tt_matches, tt_save, tt_slot)
 
@@ -77,6 +77,7 @@ P_UTILITY_MIN = 100  # [4] the smallest weight of each row
 P_UTILITY_MAX = 104  # [4] the largest
 POSITION_WIDTH = 108
 
+BARBU = GameTag("barbu")  # picks this module's pieces in cardsim.maxn_nb.search_maxn
 TT_BITS = 18         # default table: 2**18 entries (10 MB)
 HIGH_RANKS = 0b1111100000000  # T J Q K A of a suit: who holds them takes tricks
 HIGH_CARDS = HIGH_RANKS | (HIGH_RANKS << 13) | (HIGH_RANKS << 26) | (HIGH_RANKS << 39)
@@ -571,69 +572,22 @@ def open_node(pos, tt, scores, frames, d):
 
 
 @njit(cache=True, inline="always")
-def play_next(pos, frames, d):
-    """Play the node's next card, in move order; False when none is left to try."""
-    moves = frames[d, F_MOVES]
-    if moves == 0:
-        return False
-    seat = frames[d, F_SEAT]
-    card = order_pick(pos, moves, seat)
-    frames[d, F_MOVES] = moves & ~(1 << card)
-    saved, winner, points = play_scored(pos, seat, card)
-    frames[d, F_CARD] = card
-    frames[d, F_WINNER] = winner
-    frames[d, F_POINTS] = points
-    frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2] = saved
-    return True
+def undo_from_frame(pos, seat, card, frames, d):
+    """``undo_card`` with what ``play_scored`` saved in the search frame."""
+    undo_card(pos, seat, card, (frames[d, F_SAVED], frames[d, F_SAVED + 1],
+                                frames[d, F_SAVED + 2]))
 
 
 @njit(cache=True, inline="always")
-def take_back(pos, scores, frames, d):
-    """Undo the card ``play_next`` played at depth ``d`` and weigh its outcome
-    (``scores[d + 1]``, plus the trick it completed) for the seat that played it."""
-    seat = frames[d, F_SEAT]
-    card = frames[d, F_CARD]
-    saved = (frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2])
-    undo_card(pos, seat, card, saved)
-    if frames[d, F_WINNER] >= 0:
-        scores[d + 1, frames[d, F_WINNER]] += frames[d, F_POINTS]
-    u = utility(pos, seat, scores, d + 1)
-    if u > frames[d, F_BEST]:
-        frames[d, F_BEST] = u
-        frames[d, F_BEST_MOVE] = card
-        for j in range(4):
-            scores[d, j] = scores[d + 1, j]
-        if u >= frames[d, F_CEILING]:
-            frames[d, F_MOVES] = 0  # nothing better is possible
-
-
-@njit(cache=True)
-def search_maxn(pos, tt, scores, frames):
-    """Max-n from ``pos``: ``scores[0]`` gets the contract points each seat takes over the
-    rest of the deal (unweighted) when every seat to act plays for its own deal score.
-    Depth-first with an explicit stack of frames, one per card played."""
-    if open_node(pos, tt, scores, frames, 0):
-        return
-    d = 0
-    while True:
-        if play_next(pos, frames, d):
-            if open_node(pos, tt, scores, frames, d + 1):
-                take_back(pos, scores, frames, d)
-            else:
-                d += 1
-            continue
-        store_scores(tt, frames, scores, d, pos[P_GEN])
-        if d == 0:
-            return
-        d -= 1
-        take_back(pos, scores, frames, d)
+def seat_utility(pos, seat, scores, d):
+    return utility(pos, seat, scores, d)
 
 
 @njit(cache=True)
 def maxn_value(pos, tt, scores, frames, winner, points):
     """The seat's deal score from the rest of the deal under max-n, after a root card whose
     trick (if it completed one) went to ``winner`` for ``points``."""
-    search_maxn(pos, tt, scores, frames)
+    search_maxn(BARBU, pos, tt, scores, frames, pos[P_GEN])
     if winner >= 0:
         scores[0, winner] += points
     return utility(pos, pos[P_SEAT], scores, 0)

@@ -32,9 +32,9 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
 from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CARD, F_CEILING, F_KEY, F_MOVES, F_POINTS,
-                             F_SAVED, F_SEAT, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
-                             store_scores, unpack_scores)
+from cardsim.game_nb import GameTag
+from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CEILING, F_KEY, F_MOVES, F_SAVED, F_SEAT,
+                             F_SLOT, FRAME_WIDTH, MAX_DEPTH, search_maxn, unpack_scores)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
 from cardsim.transposition_nb import new_table as shared_table
@@ -64,6 +64,7 @@ P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed tri
 P_MAXN = 68        # 1: every side plays for itself (max-n), 0: paranoid
 POSITION_WIDTH = 69
 
+DEBERTZ = GameTag("debertz")  # picks this module's pieces in cardsim.maxn_nb.search_maxn
 TT_BITS = 17       # default table: 2**17 entries (5 MB)
 
 # trick order of each rank (7 8 9 T J Q K A = 0..7), 0 lowest, plain suit then trump suit;
@@ -212,6 +213,16 @@ def last_trick(pos):
     return 0
 
 
+@njit(cache=True, inline="always")
+def table_key(pos):
+    """The transposition key of a trick boundary: the cards still out, the leader and which
+    sides have a trick (within one deal these fix the position)."""
+    out = 0
+    for s in range(pos[P_PLAYERS]):
+        out |= pos[P_HANDS + s]
+    return out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+
+
 @njit(cache=True)
 def search(pos, tt, alpha, beta):
     """Value of the rest of the round from ``pos`` (see the module docstring), within the
@@ -230,10 +241,7 @@ def search(pos, tt, alpha, beta):
             return last_trick(pos)
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             return static_value(pos)
-        out = 0
-        for s in range(pos[P_PLAYERS]):
-            out |= pos[P_HANDS + s]
-        key = out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+        key = table_key(pos)
         slot = tt_slot(tt, key)
         if tt_matches(tt, slot, key, pos[P_GEN]):
             lo = tt[slot, TT_LOWER]
@@ -409,10 +417,7 @@ def open_node(pos, tt, scores, frames, d):
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             static_scores(pos, scores, d)
             return True
-        out = 0
-        for s in range(pos[P_PLAYERS]):
-            out |= pos[P_HANDS + s]
-        key = out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+        key = table_key(pos)
         slot = tt_slot(tt, key)
         if tt_matches(tt, slot, key, pos[P_GEN]):
             unpack_scores(tt[slot, TT_LOWER], scores, d)
@@ -429,69 +434,23 @@ def open_node(pos, tt, scores, frames, d):
 
 
 @njit(cache=True, inline="always")
-def play_next(pos, frames, d):
-    """Play the node's next card, in move order; False when none is left to try."""
-    moves = frames[d, F_MOVES]
-    if moves == 0:
-        return False
-    seat = frames[d, F_SEAT]
-    card = order_pick(pos, moves, seat)
-    frames[d, F_MOVES] = moves & ~(1 << card)
-    saved, winner, points = play_scored(pos, seat, card)
-    frames[d, F_CARD] = card
-    frames[d, F_WINNER] = winner
-    frames[d, F_POINTS] = points
-    for k in range(5):
-        frames[d, F_SAVED + k] = saved[k]
-    return True
+def undo_from_frame(pos, seat, card, frames, d):
+    """``undo_card`` with what ``play_scored`` saved in the search frame."""
+    undo_card(pos, seat, card, (frames[d, F_SAVED], frames[d, F_SAVED + 1],
+                                frames[d, F_SAVED + 2], frames[d, F_SAVED + 3],
+                                frames[d, F_SAVED + 4]))
 
 
 @njit(cache=True, inline="always")
-def take_back(pos, scores, frames, d):
-    """Undo the card ``play_next`` played at depth ``d`` and weigh its outcome
-    (``scores[d + 1]``, plus the trick it completed) for the side that played it."""
-    seat = frames[d, F_SEAT]
-    card = frames[d, F_CARD]
-    saved = (frames[d, F_SAVED], frames[d, F_SAVED + 1], frames[d, F_SAVED + 2],
-             frames[d, F_SAVED + 3], frames[d, F_SAVED + 4])
-    undo_card(pos, seat, card, saved)
-    if frames[d, F_WINNER] >= 0:
-        scores[d + 1, frames[d, F_WINNER]] += frames[d, F_POINTS]
-    u = utility(pos, side_of(seat, pos[P_TEAMS]), scores, d + 1)
-    if u > frames[d, F_BEST]:
-        frames[d, F_BEST] = u
-        frames[d, F_BEST_MOVE] = card
-        for j in range(4):
-            scores[d, j] = scores[d + 1, j]
-
-
-@njit(cache=True)
-def search_maxn(pos, tt, scores, frames):
-    """Max-n from ``pos``: ``scores[0]`` gets the points each side takes over the rest of
-    the round when every side to act plays for its own value. Depth-first with an explicit
-    stack of frames, one per card played."""
-    if open_node(pos, tt, scores, frames, 0):
-        return
-    d = 0
-    while True:
-        if play_next(pos, frames, d):
-            if open_node(pos, tt, scores, frames, d + 1):
-                take_back(pos, scores, frames, d)
-            else:
-                d += 1
-            continue
-        store_scores(tt, frames, scores, d, pos[P_GEN])
-        if d == 0:
-            return
-        d -= 1
-        take_back(pos, scores, frames, d)
+def seat_utility(pos, seat, scores, d):
+    return utility(pos, side_of(seat, pos[P_TEAMS]), scores, d)
 
 
 @njit(cache=True)
 def maxn_value(pos, tt, scores, frames, winner, points):
     """The seat's side's value of the rest of the round under max-n, after a root card
     whose trick (if it completed one) went to side ``winner`` for ``points``."""
-    search_maxn(pos, tt, scores, frames)
+    search_maxn(DEBERTZ, pos, tt, scores, frames, pos[P_GEN])
     if winner >= 0:
         scores[0, winner] += points
     return utility(pos, pos[P_SIDE], scores, 0)

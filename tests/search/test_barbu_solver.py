@@ -190,10 +190,12 @@ print(json.dumps([int(legal), values.tolist(), int(pos[V.P_TOTAL_NODES])]))
 """
 
 
-def test_compiled_and_pure_python_solve_alike():
+@pytest.mark.parametrize("maxn", [0, 1], ids=["paranoid", "maxn"])
+def test_compiled_and_pure_python_solve_alike(maxn):
     R, states = barbu_positions(BarbuRules(), 1, A.NO_HEARTS, 38, seed=9)
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     V.position_of(states[0], R, int(states[0][L.TURN]), pos)
+    pos[V.P_MAXN] = maxn
     script = PARITY_SCRIPT % json.dumps(pos.tolist())
     values = np.zeros(52, dtype=np.int64)
     legal = V.solve_root(pos.copy(), V.solver_table(10), values)

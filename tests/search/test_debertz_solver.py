@@ -2,6 +2,11 @@
 minimax over the engine on small end positions, for every player count and the play
 conventions; the values are those of playing the round out under the solver's own cards."""
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -187,3 +192,30 @@ def test_a_node_budget_gives_values_for_every_legal_card_quickly():
         values = solve(st, R, side, tt, budget=2000)
         assert set(values) == {c for c in range(32) if E.legal_mask(st, R) >> c & 1}
         assert all(abs(v) < 400 for v in values.values())
+
+
+PARITY_SCRIPT = """
+import json, numpy as np
+from cardsim.debertz import solve_nb as V
+pos = np.array(json.loads(%r), dtype=np.int64)
+values = np.zeros(32, dtype=np.int64)
+legal = V.solve_root(pos, V.new_table(10), values)
+print(json.dumps([int(legal), values.tolist()]))
+"""
+
+
+def test_compiled_and_pure_python_maxn_solve_alike():
+    """The max-n search (cardsim.maxn_nb, its game pieces picked by tag) runs as plain Python
+    under NUMBA_DISABLE_JIT with the same values."""
+    rules = DebertzRules(target=100000, players=3)
+    R, states = positions(rules, 1, 15, seed=4)
+    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
+    V.position_of(states[0], R, E.side_of(states[0][L.TURN], R[L.R_TEAMS]), pos)
+    pos[V.P_MAXN] = 1
+    values = np.zeros(32, dtype=np.int64)
+    legal = V.solve_root(pos.copy(), V.new_table(10), values)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c",
+                          PARITY_SCRIPT % json.dumps(pos.tolist())],
+                         env=env, capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout) == [int(legal), values.tolist()]
