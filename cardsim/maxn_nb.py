@@ -24,7 +24,8 @@ from numba import njit
 from numba.extending import overload
 
 from cardsim.game_nb import _name
-from cardsim.transposition_nb import INF, TT_GEN, TT_KEY, TT_LOWER, TT_MOVE, TT_UPPER
+from cardsim.transposition_nb import (INF, TT_GEN, TT_KEY, TT_LOWER, TT_MOVE, TT_UPPER,
+                                      tt_matches, tt_slot)
 
 # a max-n node's frame
 F_MOVES = 0      # cards still to try
@@ -71,6 +72,31 @@ def store_scores(tt, frames, scores, d, gen):
         tt[slot, TT_LOWER] = pack_scores(scores, d)
         tt[slot, TT_UPPER] = INF  # no bounds: max-n entries hold the scores themselves
         tt[slot, TT_MOVE] = frames[d, F_BEST_MOVE]
+
+
+@njit(cache=True, inline="always")
+def probe_scores(tt, key, gen, scores, frames, d):
+    """A trick boundary: True with ``scores[d]`` from the table when it holds the position,
+    else False with the position's key and slot in frame ``d`` (for ``store_scores``)."""
+    slot = tt_slot(tt, key)
+    if tt_matches(tt, slot, key, gen):
+        unpack_scores(tt[slot, TT_LOWER], scores, d)
+        return True
+    frames[d, F_KEY] = key
+    frames[d, F_SLOT] = slot
+    return False
+
+
+@njit(cache=True, inline="always")
+def open_frame(frames, d, seat, moves, ceiling):
+    """Frame ``d`` of a node to search: ``seat`` to act, ``moves`` to try, and the most its
+    side could get."""
+    frames[d, F_SEAT] = seat
+    frames[d, F_MOVES] = moves
+    frames[d, F_CEILING] = ceiling
+    frames[d, F_BEST] = -INF
+    frames[d, F_BEST_MOVE] = -1
+    return False
 
 
 # --- the game's pieces: plain Python (NUMBA_DISABLE_JIT) and their compiled overloads -------

@@ -40,10 +40,10 @@ from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.game_nb import GameTag
-from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CEILING, F_KEY, F_MOVES, F_SAVED, F_SEAT,
-                             F_SLOT, FRAME_WIDTH, MAX_DEPTH, search_maxn, unpack_scores)
+from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.maxn_nb import (F_SAVED, F_SLOT, FRAME_WIDTH, MAX_DEPTH, open_frame,
+                             probe_scores, search_maxn)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       new_table, tt_matches, tt_save, tt_slot)
 
@@ -549,26 +549,16 @@ def open_node(pos, tt, scores, frames, d):
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             static_scores(pos, scores, d)
             return True
-        key = held | (pos[P_LEADER] << 52)
-        slot = tt_slot(tt, key)
-        if tt_matches(tt, slot, key, pos[P_GEN]):
-            unpack_scores(tt[slot, TT_LOWER], scores, d)
+        if probe_scores(tt, held | (pos[P_LEADER] << 52), pos[P_GEN], scores, frames, d):
             return True
-        frames[d, F_KEY] = key
-        frames[d, F_SLOT] = slot
     seat = to_act(pos)
     # the most the seat can still get: every point to come, weighted its best way
     trick_cards = 0
     for k in range(tlen):
         trick_cards |= 1 << pos[trick_at(pos) + k]
     come = points_left(pos[P_CONTRACT], held | trick_cards, pos[P_TRICKS_LEFT])
-    frames[d, F_CEILING] = come * (pos[P_UTILITY_MAX + seat] if come > 0
-                                   else pos[P_UTILITY_MIN + seat])
-    frames[d, F_SEAT] = seat
-    frames[d, F_MOVES] = distinct_cards(pos, legal_of(pos, seat))
-    frames[d, F_BEST] = -INF
-    frames[d, F_BEST_MOVE] = -1
-    return False
+    ceiling = come * (pos[P_UTILITY_MAX + seat] if come > 0 else pos[P_UTILITY_MIN + seat])
+    return open_frame(frames, d, seat, distinct_cards(pos, legal_of(pos, seat)), ceiling)
 
 
 @njit(cache=True, inline="always")

@@ -31,10 +31,10 @@ from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
 from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
-from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.game_nb import GameTag
-from cardsim.maxn_nb import (F_BEST, F_BEST_MOVE, F_CEILING, F_KEY, F_MOVES, F_SAVED, F_SEAT,
-                             F_SLOT, FRAME_WIDTH, MAX_DEPTH, search_maxn, unpack_scores)
+from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.maxn_nb import (F_SAVED, F_SLOT, FRAME_WIDTH, MAX_DEPTH, open_frame,
+                             probe_scores, search_maxn)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
 from cardsim.transposition_nb import new_table as shared_table
@@ -417,20 +417,11 @@ def open_node(pos, tt, scores, frames, d):
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             static_scores(pos, scores, d)
             return True
-        key = table_key(pos)
-        slot = tt_slot(tt, key)
-        if tt_matches(tt, slot, key, pos[P_GEN]):
-            unpack_scores(tt[slot, TT_LOWER], scores, d)
+        if probe_scores(tt, table_key(pos), pos[P_GEN], scores, frames, d):
             return True
-        frames[d, F_KEY] = key
-        frames[d, F_SLOT] = slot
     seat = to_act(pos)
-    frames[d, F_CEILING] = INF  # a side seldom takes every point to come: no cut
-    frames[d, F_SEAT] = seat
-    frames[d, F_MOVES] = distinct_cards(pos, legal_of(pos, seat))
-    frames[d, F_BEST] = -INF
-    frames[d, F_BEST_MOVE] = -1
-    return False
+    # a side seldom takes every point to come: no ceiling
+    return open_frame(frames, d, seat, distinct_cards(pos, legal_of(pos, seat)), INF)
 
 
 @njit(cache=True, inline="always")
