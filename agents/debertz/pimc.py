@@ -26,7 +26,8 @@ class DebertzPIMC(CompiledAgent):
         "ms": Option(0, 0, 600000,
                      "stop drawing deals after this many milliseconds per decision (0: no "
                      "time limit); results then depend on the machine's speed"),
-        "maxn": Option(1, 0, 1, "card play with three or four sides: 1 solves each deal with "
+        "maxn": Option(0, 0, 1, "card play with three or four sides: 1 solves each deal with "
                                 "every side playing for itself (max-n); 0 with the others "
-                                "playing together against this seat (paranoid)", switch=True),
+                                "playing together against this seat (paranoid: prunes more, "
+                                "so a node budget searches deeper)", switch=True),
     }

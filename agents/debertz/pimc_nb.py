@@ -5,8 +5,10 @@ among the deals consistent with what it knows (``cardsim.debertz.sample_nb``), s
 with every hand open (``cardsim.debertz.solve_nb``: the value of every legal card under
 perfect play by all seats) and plays the card with the best mean value. With ``nodes`` > 0
 each solve stops searching after that many nodes and values what is left by a static count.
-With three or four sides each other side plays for itself in the solves (max-n, the default)
-rather than all of them against the seat (``maxn=0``, paranoid).
+With three or four sides ``maxn=1`` has each other side play for itself in the solves
+(max-n) rather than all of them against the seat (paranoid, the default: with three players
+and a budget of 20,000 nodes, max-n measured no stronger, as without alpha-beta pruning the
+same budget searches less deep).
 
 **Bidding and the seven swap** are decided by simulation too, not by hand-valuation tables:
 for each sampled deal (the other hands and the stock still to be dealt), each legal option is

@@ -16,9 +16,11 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.table import Seating, Table
 from tests.search.barbu_positions import barbu_positions
 
-FAST = np.array([2, 300, 0, 1, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 300-node searches
+FAST = np.array([2, 300, 0, 1, 1, 0, 0, 0], dtype=np.float64)  # 2 samples, 300-node max-n
+FAST_PARANOID = np.array([2, 300, 0, 1, 0, 0, 0, 0], dtype=np.float64)
 FAST_TREE = np.array([40, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 40 iterations
-POLICIES = {"pimc": (P.pimc_action, FAST), "ismcts": (M.ismcts_action, FAST_TREE)}
+POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-paranoid": (P.pimc_action, FAST_PARANOID),
+            "ismcts": (M.ismcts_action, FAST_TREE)}
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))

@@ -21,13 +21,18 @@ CONVENTIONS = [
     dict(players=3, seven_swap=False, first_lead="after_dealer"),
 ]
 FAST = np.array([2, 3000, 0, 0, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 3000-node solves
+FAST_MAXN = np.array([2, 3000, 0, 1, 0, 0, 0, 0], dtype=np.float64)  # the same, max-n
 FAST_TREE = np.array([60, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 60 iterations
 
 
-@pytest.mark.parametrize("policy", ["pimc", "ismcts"])
+POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-maxn": (P.pimc_action, FAST_MAXN),
+            "ismcts": (M.ismcts_action, FAST_TREE)}
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
 @pytest.mark.parametrize("kw", CONVENTIONS, ids=str)
 def test_every_decision_is_legal(kw, policy):
-    action, params = (P.pimc_action, FAST) if policy == "pimc" else (M.ismcts_action, FAST_TREE)
+    action, params = POLICIES[policy]
     rules = DebertzRules(**kw)
     R = rules.pack()
     rng = np.array([np.uint64(3)], dtype=np.uint64)
