@@ -182,14 +182,9 @@ def _validate(data: Any) -> ExperimentConfig:
 
 
 def _check_executor(cfg: ExperimentConfig) -> None:
-    from experiments.executor import EXECUTORS, check_ray_options
+    from experiments.executor import check_executor_keys, check_ray_options
 
-    if cfg.executor not in EXECUTORS:
-        raise InvalidConfigError(f"config key 'executor' has invalid value {cfg.executor!r}; "
-                                 f"allowed: {', '.join(EXECUTORS)}")
-    if cfg.ray and cfg.executor != "ray":
-        raise InvalidConfigError("config key 'ray' is read with executor: ray only; set "
-                                 "executor: ray or remove it")
+    check_executor_keys(cfg.executor, cfg.ray)
     cfg.ray = check_ray_options(cfg.ray) or None
 
 

@@ -135,16 +135,21 @@ class RayExecutor:
                 ray.cancel(ref, force=True)
 
     def _get(self, ref, task):
-        ray = self.ray
-        try:
-            return ray.get(ref)
-        except ray.exceptions.RayTaskError as e:  # the chunk's own error, as if played here
-            cause = getattr(e, "cause", None)
-            raise (cause if isinstance(cause, Exception) else e) from None
-        except ray.exceptions.RayError as e:
-            raise ExecutorError(f"chunk {task} was lost on Ray after {self.max_retries} "
-                                f"retries ({type(e).__name__}); finished chunks are kept, "
-                                f"resume the run") from None
+        return ray_get(self.ray, ref, lambda e: (
+            f"chunk {task} was lost on Ray after {self.max_retries} retries "
+            f"({type(e).__name__}); finished chunks are kept, resume the run"))
+
+
+def ray_get(ray, refs, lost: Callable[[Exception], str]):
+    """``ray.get(refs)``. A remote task's own error is raised as if it ran here; a task or
+    actor Ray lost (its retries spent) is an ``ExecutorError`` with the message ``lost(e)``."""
+    try:
+        return ray.get(refs)
+    except ray.exceptions.RayTaskError as e:
+        cause = getattr(e, "cause", None)
+        raise (cause if isinstance(cause, Exception) else e) from None
+    except ray.exceptions.RayError as e:
+        raise ExecutorError(lost(e)) from None
 
 
 def import_ray():
@@ -187,6 +192,17 @@ def check_reachable(address: str | None) -> None:
 
 
 RAY_KEYS = ("address", "num_workers")
+
+
+def check_executor_keys(executor: str, ray: Any) -> None:
+    """A config's ``executor`` is one of ``EXECUTORS``, and a ``ray:`` mapping comes only
+    with ``executor: ray``."""
+    if executor not in EXECUTORS:
+        raise InvalidConfigError(f"config key 'executor' has invalid value {executor!r}; "
+                                 f"allowed: {', '.join(EXECUTORS)}")
+    if ray and executor != "ray":
+        raise InvalidConfigError("config key 'ray' is read with executor: ray only; set "
+                                 "executor: ray or remove it")
 
 
 def check_ray_options(options: Any, where: str = "config key 'ray'",

@@ -197,14 +197,9 @@ RAY_TRAIN_KEYS = ("weights_every",)  # updates of the learner between weights se
 
 
 def _check_executor(cfg: TrainConfig) -> None:
-    from experiments.executor import EXECUTORS, check_ray_options
+    from experiments.executor import check_executor_keys, check_ray_options
 
-    if cfg.executor not in EXECUTORS:
-        raise InvalidConfigError(f"config key 'executor' has invalid value {cfg.executor!r}; "
-                                 f"allowed: {', '.join(EXECUTORS)}")
-    if cfg.ray and cfg.executor != "ray":
-        raise InvalidConfigError("config key 'ray' is read with executor: ray only; set "
-                                 "executor: ray or remove it")
+    check_executor_keys(cfg.executor, cfg.ray)
     if cfg.executor == "ray" and cfg.algorithm != "dmc":
         raise InvalidConfigError(f"executor ray trains with dmc's actor/learner split; "
                                  f"{cfg.algorithm} learns on-policy from its own rollouts "

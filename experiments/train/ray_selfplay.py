@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from experiments.executor import ray_get
 from experiments.train.episodes import Samples, concat
 
 ACTOR_RESTARTS = 3   # a dead actor is restarted and its share played again, this many times
@@ -165,17 +166,9 @@ class RaySelfPlay:
             pool = self._pool_refs[pool_name]
         refs = [actor.play.remote(self.weights_ref, self.version, iteration, k, deal_seed, pool)
                 for k, actor in enumerate(self.actors)]
-        try:
-            results = ray.get(refs)
-        except ray.exceptions.RayTaskError as e:
-            cause = getattr(e, "cause", None)
-            raise (cause if isinstance(cause, Exception) else e) from None
-        except ray.exceptions.RayError as e:
-            from experiments.executor import ExecutorError
-
-            raise ExecutorError(f"a self-play actor was lost on Ray after {ACTOR_RESTARTS} "
-                                f"restarts ({type(e).__name__}); the last checkpoint is kept, "
-                                f"resume the run") from None
+        results = ray_get(ray, refs, lambda e: (
+            f"a self-play actor was lost on Ray after {ACTOR_RESTARTS} restarts "
+            f"({type(e).__name__}); the last checkpoint is kept, resume the run"))
         return [s for s, _ in results if s is not None], sum(d for _, d in results)
 
     def after_learning(self, net, updates: int) -> None:

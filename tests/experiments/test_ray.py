@@ -16,6 +16,7 @@ import yaml
 from experiments.cli import main
 from experiments.executor import RayExecutor
 from experiments.run import resume_run, start_run
+from tests.experiments.metrics import metrics_without_timings
 
 ray = pytest.importorskip("ray")
 
@@ -209,13 +210,7 @@ def test_training_on_ray_resumes_to_the_uninterrupted_network(tmp_path, cluster,
     cut_dir = next((tmp_path / "cut").iterdir())
     resumed_dir, resumed = loop.resume_training(cut_dir)
 
-    def lines(d):
-        out = [json.loads(x) for x in (d / "metrics.jsonl").read_text().splitlines()]
-        for m in out:  # timings differ between runs
-            for k in ("seconds", "total_seconds", "decisions_per_s"):
-                m.pop(k)
-        return out
-
+    lines = metrics_without_timings
     assert lines(cut_dir) == lines(whole_dir)
     assert lines(whole_dir)[1]["pool_opponent"] == "iter-000001.pt"
     a = load_checkpoint(whole_dir / "checkpoints" / "latest.pt")["model"]

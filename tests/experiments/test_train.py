@@ -17,6 +17,7 @@ from experiments.train.dmc import DMC, DMCArgs
 from experiments.train.episodes import EpisodeBuffer, Samples
 from experiments.train.loop import resume_training, start_training
 from experiments.train.ppo import PPO, PPOArgs
+from tests.experiments.metrics import metrics_without_timings
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "train").glob("*.yaml"))
 TINY = dict(num_games=64, steps_per_iteration=40, iterations=2, hidden=[32], eval_every=2,
@@ -157,13 +158,7 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
     assert len((cut_dir / "metrics.jsonl").read_text().splitlines()) == 1
     _, resumed = resume_training(cut_dir)
 
-    def lines(d):
-        out = [json.loads(x) for x in (d / "metrics.jsonl").read_text().splitlines()]
-        for m in out:  # timings differ between runs
-            for k in ("seconds", "total_seconds", "decisions_per_s"):
-                m.pop(k)
-        return out
-
+    lines = metrics_without_timings
     assert lines(cut_dir) == lines(whole_dir)
     rows = lines(whole_dir)
     assert "pool_opponent" not in rows[0]
