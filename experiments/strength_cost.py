@@ -1,12 +1,16 @@
-"""Strength against cost of the Debertz ``pimc`` agent: for each number of sampled deals K,
-its points per deal against the heuristic (duplicate deals, paired 95% interval) beside the
-milliseconds it spends per decision, written to a run directory with a plot.
+"""Strength against cost of the ``pimc`` agent (Debertz or Barbu): for each number of sampled
+deals K, its points per deal against the heuristic (duplicate deals, paired 95% interval)
+beside the milliseconds it spends per decision, written to a run directory with a plot.
 
-    python -m experiments.strength_cost [--players 2] [--teams] [--samples 1,2,4,8,16,32]
-        [--deals 400] [--seed 5000] [--threads 2] [--out runs]
+    python -m experiments.strength_cost [--game debertz] [--players 2] [--teams]
+        [--samples 1,2,4,8,16,32] [--options nodes=3000] [--deals 400] [--seed 5000]
+        [--threads 2] [--out runs]
 
+Barbu is played by contract (deal i plays contract i % 7; the results per contract are kept
+too). ``--options`` adds agent options to every K (``nodes=3000,rollouts=64``).
 Milliseconds per decision are timed on one core over the decisions of a fixed set of
-positions (bidding and card play, every trick), apart from the tournament.
+positions (every decision of a few deals of random play: bids or contract choices, doubles,
+card play at every trick), apart from the tournament.
 """
 
 from __future__ import annotations
@@ -18,76 +22,125 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.debertz.pimc_nb import pimc_action
 from agents.registry import make_agent
-from cardsim.debertz import engine_nb as E
-from cardsim.debertz import layout as L
-from cardsim.debertz.rules import DebertzRules
 from cardsim.rng_nb import random_bit
 from experiments.files import atomic_write_json, check_output_folder
 from experiments.tournament import tournament
 
 
-def decision_positions(rules, count, seed):
-    """Every decision of ``count`` deals of random play (bids, swaps, cards)."""
+def debertz_decisions(rules, count, seed):
+    """Every decision of ``count`` Debertz deals of random play, and a function timing a
+    ``pimc`` agent over them."""
+    from agents.debertz.pimc_nb import pimc_action
+    from cardsim.debertz import engine_nb as E
+    from cardsim.debertz import layout as L
+
     R = rules.pack()
     rng = np.array([np.uint64(seed)], dtype=np.uint64)
-    out = []
+    states = []
     for game in range(count):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
         E.init_game(st, R, seed, game)
         while st[L.PHASE] < L.PH_DEAL_END:
             mask = E.legal_mask(st, R)
             if mask & (mask - 1):
-                out.append(st.copy())
+                states.append(st.copy())
             E.step(st, R, random_bit(mask, rng, 0))
-    return R, out
+
+    def decide(params, st, rng):
+        pimc_action(st, R, E.legal_mask(st, R), params, rng, 0)
+    return states, decide
 
 
-def ms_per_decision(agent, R, states):
+def barbu_decisions(rules, count, seed):
+    """Every decision of the first deal of ``count`` Barbu matches of random play, the
+    contracts in turn, and a function timing a ``pimc`` agent over them."""
+    from agents.barbu.pimc_nb import pimc_action
+    from cardsim.barbu import actions as A
+    from cardsim.barbu import engine_nb as E
+    from cardsim.barbu import layout as L
+
+    R = rules.pack()
+    rng = np.array([np.uint64(seed)], dtype=np.uint64)
+    states = []
+    for game in range(count):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        E.init_game(st, R, seed, game)
+        E.step(st, R, A.CONTRACT + game % 7)
+        while st[L.PHASE] < L.PH_DEAL_END:
+            base, bits = E.legal_mask(st, R)
+            if bits & (bits - 1):
+                states.append(st.copy())
+            E.step(st, R, base + random_bit(bits, rng, 0))
+
+    def decide(params, st, rng):
+        base, bits = E.legal_mask(st, R)
+        pimc_action(st, R, base, bits, params, rng, 0)
+    return states, decide
+
+
+def ms_per_decision(agent, states, decide):
     rng = np.ones(1, dtype=np.uint64)
-    params = agent.params
-    pimc_action(states[0], R, E.legal_mask(states[0], R), params, rng, 0)  # compiled
+    decide(agent.params, states[0], rng)  # compiled
     t = time.perf_counter()
     for st in states:
-        pimc_action(st, R, E.legal_mask(st, R), params, rng, 0)
+        decide(agent.params, st, rng)
     return (time.perf_counter() - t) * 1000 / len(states)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--teams", action="store_true")
+    ap.add_argument("--game", default="debertz", choices=("debertz", "barbu"))
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="Debertz")
+    ap.add_argument("--teams", action="store_true", help="Debertz: 2 against 2")
     ap.add_argument("--samples", default="1,2,4,8,16,32")
+    ap.add_argument("--options", default="", help="more pimc options, e.g. nodes=3000")
     ap.add_argument("--deals", type=int, default=400)
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default="runs")
     args = ap.parse_args(argv)
-    rules = DebertzRules(players=args.players, teams=args.teams)
     ks = [int(k) for k in args.samples.split(",")]
+    barbu = args.game == "barbu"
+    if barbu:
+        from cardsim.barbu.rules import BarbuRules
+        rules = BarbuRules()
+        states, decide = barbu_decisions(rules, 7, args.seed + 1)
+        title = "Barbu, by contract"
+    else:
+        from cardsim.debertz.rules import DebertzRules
+        rules = DebertzRules(players=args.players, teams=args.teams)
+        states, decide = debertz_decisions(rules, 12, args.seed + 1)
+        title = f"Debertz {rules.players} players{' in teams' if rules.teams else ''}"
+    extra = f",{args.options}" if args.options else ""
+    make_agent(f"pimc:samples=1{extra}", args.game)  # a bad option fails before any run
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    run_dir = check_output_folder(Path(args.out) / f"pimc-strength-cost-{stamp}", "run folder")
+    run_dir = check_output_folder(Path(args.out) / f"pimc-strength-cost-{args.game}-{stamp}",
+                                  "run folder")
     run_dir.mkdir(parents=True, exist_ok=True)
-    R, states = decision_positions(rules, 12, args.seed + 1)
     rows = []
     for k in ks:
-        spec = f"pimc:samples={k}"
-        ms = ms_per_decision(make_agent(spec, "debertz"), R, states)
-        result = tournament("debertz", rules, [spec, "heuristic"], deals=args.deals,
-                            seed=args.seed, n_threads=args.threads)
+        spec = f"pimc:samples={k}{extra}"
+        ms = ms_per_decision(make_agent(spec, args.game), states, decide)
+        result = tournament(args.game, rules, [spec, "heuristic"], deals=args.deals,
+                            seed=args.seed, n_threads=args.threads, by_contract=barbu)
         diff = result["pairings"][0]
-        rows.append({"samples": k, "ms_per_decision": ms, "difference": diff["difference"],
-                     "ci95": diff["difference_ci95"], "deals": args.deals})
+        row = {"samples": k, "spec": spec, "ms_per_decision": ms,
+               "difference": diff["difference"], "ci95": diff["difference_ci95"],
+               "deals": args.deals}
+        if barbu:
+            row["by_contract"] = diff["by_contract"]
+        rows.append(row)
         print(f"K={k:3d}  {ms:8.2f} ms/decision  pimc - heuristic {diff['difference']:+7.2f} "
               f"± {diff['difference_ci95']:.2f} points per deal", flush=True)
         atomic_write_json(run_dir / "results.json",
-                          {"rules": rules.to_dict(), "seed": args.seed, "rows": rows})
-    plot(run_dir, rows, rules)
+                          {"game": args.game, "rules": rules.to_dict(), "seed": args.seed,
+                           "rows": rows})
+    plot(run_dir, rows, title)
     print(f"run directory: {run_dir}")
 
 
-def plot(run_dir, rows, rules):
+def plot(run_dir, rows, title):
     from experiments.run import _figure, _save
 
     plt = _figure()
@@ -102,8 +155,7 @@ def plot(run_dir, rows, rules):
     ax.set_xscale("log")
     ax.set_xlabel("milliseconds per decision (one core)")
     ax.set_ylabel("pimc - heuristic, points per deal (95% CI)")
-    ax.set_title(f"Debertz {rules.players} players{' in teams' if rules.teams else ''}: "
-                 "strength against cost")
+    ax.set_title(f"{title}: strength against cost")
     _save(fig, run_dir / "strength_cost.png")
 
 

@@ -49,6 +49,9 @@ P_NODES = 1
 P_MS = 2
 P_DOUBLING = 3   # 1: doubling by simulation, 0: by the heuristic
 P_MAXN = 4       # 1: the solver's others play for themselves, 0: against the seat
+P_ROLLOUTS = 5   # deals played out per option for decisions by simulation (0: ``samples``)
+P_MARGIN = 6     # trick play: leave the heuristic's card only for a gain beyond this many
+                 # standard errors
 
 # the heuristic with its default options plays the rollouts
 ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
@@ -88,25 +91,39 @@ def play_by_solving(st, R, base, mask, params, rng, i):
     tt = V.solver_table(15 if nodes > 0 else 18)
     values = np.zeros(52, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
+    squares = np.zeros(64, dtype=np.float64)  # of each card's gain over the heuristic's
+    h = heuristic_action(ROLLOUT_PARAMS, st, R, base, mask)
     kn, ways = S.prepare(st, R, me)
     start = now_ms() if params[P_MS] > 0 else 0.0
+    n = 0
     for k in range(samples):
         S.sample_deal(st, R, kn, ways, rng, i, deal)
         V.position_of(deal, R, me, pos)
         pos[V.P_BUDGET] = nodes
         pos[V.P_MAXN] = params[P_MAXN]
         V.solve_root(pos, tt, values)
+        n += 1
         m = mask
         while m != 0:
             c = lowest_bit(m)
             m &= m - 1
             total[c] += values[c]
+            gain = values[c] - values[h]
+            squares[c] += gain * gain
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
     # equal values are common (all cards lose the same against three opponents playing
     # together): the heuristic's card is taken among them
-    total[heuristic_action(ROLLOUT_PARAMS, st, R, base, mask)] += 0.5
-    return best_of(total, mask)
+    total[h] += 0.5
+    best = best_of(total, mask)
+    if params[P_MARGIN] > 0 and best != h:
+        if n < 2:
+            return h
+        gain = (total[best] - total[h] + 0.5) / n  # without the tie-break
+        spread = max(squares[best] / n - gain * gain, 0.0)
+        if gain <= params[P_MARGIN] * np.sqrt(spread / (n - 1)):
+            return h
+    return best
 
 
 @njit(cache=True)
@@ -120,6 +137,14 @@ def best_of(total, mask):
         if best < 0 or total[a] > total[best]:
             best = a
     return best
+
+
+@njit(cache=True)
+def rollout_count(params):
+    """Deals drawn for a decision by simulation: ``rollouts``, else ``samples``."""
+    if params[P_ROLLOUTS] > 0:
+        return int(params[P_ROLLOUTS])
+    return max(1, int(params[P_SAMPLES]))
 
 
 @njit(cache=True)
@@ -151,7 +176,7 @@ def double_by_rollouts(st, R, base, bits, params, rng, i):
     gains on the sampled deals by more than one standard error of the mean gain: a bet on
     a difference of two scores is noisy, and a wrong bet costs that difference."""
     me = st[L.TURN]
-    samples = max(2, int(params[P_SAMPLES]))
+    samples = max(2, rollout_count(params))
     other = lowest_bit(bits & ~1)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
@@ -182,7 +207,7 @@ def double_by_rollouts(st, R, base, bits, params, rng, i):
 def choose_by_rollouts(st, R, base, bits, params, rng, i):
     """The bit of ``bits`` (action ``base`` + bit) with the best mean rollout score."""
     me = st[L.TURN]
-    samples = max(1, int(params[P_SAMPLES]))
+    samples = rollout_count(params)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
     buf = np.empty(MAX_CARDS, dtype=np.int64)

@@ -26,8 +26,15 @@ class DebertzPIMC(CompiledAgent):
         "ms": Option(0, 0, 600000,
                      "stop drawing deals after this many milliseconds per decision (0: no "
                      "time limit); results then depend on the machine's speed"),
-        "maxn": Option(0, 0, 1, "card play with three or four sides: 1 solves each deal with "
-                                "every side playing for itself (max-n); 0 with the others "
-                                "playing together against this seat (paranoid: prunes more, "
-                                "so a node budget searches deeper)", switch=True),
+        "maxn": Option(0, 0, 2, "card play with three or four sides: 0 solves each deal with the "
+                                "others playing together against this seat (paranoid: prunes "
+                                "most, so a node budget searches deepest); max-n, every side "
+                                "playing for itself: 1 for its round points less the others', "
+                                "2 for its recorded score (byte, pot and byte penalty, D9.2-D9.3)"
+                                " less the others'"),
+        "rollouts": Option(200, 0, 65536,
+                           "deals drawn per bidding or seven-swap decision, each played out "
+                           "by the heuristic for every option (0: as many as ``samples``); "
+                           "a play-out costs far less than a solve, and a bid decided on a "
+                           "few deals is a noisy one"),
     }

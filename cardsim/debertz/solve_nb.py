@@ -22,6 +22,15 @@ takes the others for one team against the seat, which they are not. ``P_MAXN`` =
 instead for the points every side takes when each side to act plays for its own value (its
 points less everyone else's; max-n, ``cardsim.maxn_nb``), and the value is the seat's side's
 at that outcome. With two sides the two models are the same game.
+
+``P_MAXN`` = 2 (``MAXN_RECORDED``) has every side play for what is written down instead:
+its recorded score (D9.2: a bidder who does not beat every opponent records nothing and the
+best opponent takes its points, a tie puts them in the pot, an earlier pot goes to the
+round's unique top scorer; D9.3: the byte penalty when this byte would be the bidder's third)
+times the number of other sides, less the others' recorded scores. These depend on all the
+round's points, so the search keeps each side's round points so far (``P_ACC``), the value is
+that of the whole round, and the table key carries a hash of those points. The no-trick
+penalty (D9.4) is not weighed.
 """
 
 import numpy as np
@@ -29,12 +38,13 @@ from numba import njit
 
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import layout as L
-from cardsim.debertz.engine_nb import card_rank_value, legal_in_trick, mask_points, side_of
+from cardsim.debertz.engine_nb import (card_rank_value, legal_in_trick, mask_points,
+                                       points_so_far, side_of)
 from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
 from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.maxn_nb import (F_SAVED, F_SLOT, FRAME_WIDTH, MAX_DEPTH, open_frame,
-                             probe_scores, search_maxn)
+from cardsim.maxn_nb import (F_POINTS, F_SAVED, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
+                             open_frame, probe_scores, search_maxn)
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
 from cardsim.transposition_nb import new_table as shared_table
@@ -61,8 +71,17 @@ P_BUDGET = 26      # node budget (0: none)
 P_GEN = 27         # generation of this solve's transposition table entries
 P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed trick's cards stay
                   # in place while deeper tricks are searched
-P_MAXN = 68        # 1: every side plays for itself (max-n), 0: paranoid
-POSITION_WIDTH = 69
+P_MAXN = 68        # 0: paranoid; max-n, every side playing for its own: 1 round points,
+                   # 2 recorded score (MAXN_RECORDED)
+P_ACC = 69         # [4] per side: its round points so far (D9.1), kept up to date by max-n
+P_BIDDER = 73      # the bidder's side (D9.2)
+P_POT = 74         # the pot waiting for a round's winner (D9.2)
+P_BYTE_COST = 75   # what a byte would cost the bidder beyond its points (D9.3 penalty due)
+P_DEALER = 76      # the dealer (D9.2: remainders go in order from the dealer)
+POSITION_WIDTH = 77
+
+MAXN_POINTS = 1    # P_MAXN: each side plays for its round points less everyone else's
+MAXN_RECORDED = 2  # P_MAXN: ... for its recorded score less the others' mean (D9.2, D9.3)
 
 DEBERTZ = GameTag("debertz")  # picks this module's pieces in cardsim.maxn_nb.search_maxn
 TT_BITS = 17       # default table: 2**17 entries (5 MB)
@@ -119,6 +138,14 @@ def position_of(st, R, side, pos):
     b = st[L.BELLA_SEAT]
     if b >= 0:
         pos[P_BONUS + side_of(b, teams)] += 20
+    for q in range(R[L.R_SIDES]):
+        pos[P_ACC + q] = points_so_far(st, R, q, True)
+    bside = side_of(st[L.BIDDER], teams)
+    pos[P_BIDDER] = bside
+    pos[P_POT] = st[L.POT]
+    if R[L.R_BYTE_PENALTY] > 0 and (st[L.BYTE_COUNTS + bside] + 1) % 3 == 0:
+        pos[P_BYTE_COST] = R[L.R_BYTE_PENALTY]
+    pos[P_DEALER] = st[L.DEALER]
     return pos
 
 
@@ -214,6 +241,20 @@ def last_trick(pos):
 
 
 @njit(cache=True, inline="always")
+def points_to_come(pos):
+    """At a trick boundary: the card points still held, the last trick's 10 and the
+    sequences and bella of sides still without a trick."""
+    held = 0
+    for s in range(pos[P_PLAYERS]):
+        held |= pos[P_HANDS + s]
+    rest = mask_points(held, pos[P_TRUMP]) + LAST_TRICK_BONUS
+    for q in range(4):
+        if not (pos[P_HAS_TRICK] >> q) & 1:
+            rest += pos[P_BONUS + q]
+    return rest
+
+
+@njit(cache=True, inline="always")
 def table_key(pos):
     """The transposition key of a trick boundary: the cards still out, the leader and which
     sides have a trick (within one deal these fix the position)."""
@@ -241,6 +282,13 @@ def search(pos, tt, alpha, beta):
             return last_trick(pos)
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             return static_value(pos)
+        # no side can gain more than every point still to come: outside (-rest, rest) the
+        # test is decided without searching (most often deep in a zero-window test)
+        rest = points_to_come(pos)
+        if rest <= alpha:
+            return rest
+        if -rest >= beta:
+            return -rest
         key = table_key(pos)
         slot = tt_slot(tt, key)
         if tt_matches(tt, slot, key, pos[P_GEN]):
@@ -374,11 +422,67 @@ def undo_card(pos, seat, card, saved):
 
 @njit(cache=True, inline="always")
 def utility(pos, side, scores, d):
-    """``side``'s value of the points ``scores[d]``: its own less everyone else's."""
+    """``side``'s value of the points ``scores[d]`` (taken from the node on): with
+    MAXN_RECORDED its recorded score less the others' mean (``recorded_utility``), else its
+    points less everyone else's."""
+    if pos[P_MAXN] == MAXN_RECORDED:
+        return recorded_utility(pos, side, scores, d)
     sides = 2 if pos[P_TEAMS] else pos[P_PLAYERS]
     u = 0
     for q in range(sides):
         u += scores[d, q] if q == side else -scores[d, q]
+    return u
+
+
+@njit(cache=True, inline="always")
+def round_total(pos, scores, d, q):
+    """Side ``q``'s round points (D9.1) at the end: so far on the path, plus ``scores[d]``."""
+    return pos[P_ACC + q] + scores[d, q]
+
+
+@njit(cache=True)
+def recorded_utility(pos, side, scores, d):
+    """``side``'s recorded score (D9.2: byte, hanging byte, the pot; D9.3: the byte
+    penalty now due) when the round ends with round points ``round_total``, times the
+    number of other sides, less the others' recorded scores: the game is not zero-sum in
+    round points once the bidder can byte, and each side plays for what is written down."""
+    sides = 2 if pos[P_TEAMS] else pos[P_PLAYERS]
+    b = pos[P_BIDDER]
+    tb = round_total(pos, scores, d, b)
+    top_opp = -1
+    n_top = 0
+    top = -1        # the unique top scorer of the round, which takes the pot
+    top_side = -1
+    for q in range(sides):
+        t = round_total(pos, scores, d, q)
+        if q != b:
+            if t > top_opp:
+                top_opp = t
+                n_top = 1
+            elif t == top_opp:
+                n_top += 1
+        if t > top:
+            top = t
+            top_side = q
+        elif t == top:
+            top_side = -1
+    u = 0
+    tied_before = 0  # tied top opponents met so far in order from the dealer
+    for j in range(sides):
+        q = (pos[P_DEALER] + 1 + j) % sides
+        t = round_total(pos, scores, d, q)
+        rec = t
+        if q == b:
+            if top_opp > t:
+                rec = -pos[P_BYTE_COST]
+            elif top_opp == t:
+                rec = 0
+        elif top_opp > tb and t == top_opp:  # the byte's points, shared from the dealer on
+            rec += tb // n_top + (1 if tied_before < tb % n_top else 0)
+            tied_before += 1
+        if q == top_side:
+            rec += pos[P_POT]
+        u += (sides - 1) * rec if q == side else -rec
     return u
 
 
@@ -399,7 +503,9 @@ def play_scored(pos, seat, card):
     if not completes:
         return saved, -1, 0
     wside = side_of(pos[P_LEADER], pos[P_TEAMS])
-    return saved, wside, gained if wside == pos[P_SIDE] else -gained
+    points = gained if wside == pos[P_SIDE] else -gained
+    pos[P_ACC + wside] += points
+    return saved, wside, points
 
 
 @njit(cache=True, inline="always")
@@ -417,7 +523,7 @@ def open_node(pos, tt, scores, frames, d):
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             static_scores(pos, scores, d)
             return True
-        if probe_scores(tt, table_key(pos), pos[P_GEN], scores, frames, d):
+        if probe_scores(tt, maxn_key(pos), pos[P_GEN], scores, frames, d):
             return True
     seat = to_act(pos)
     # a side seldom takes every point to come: no ceiling
@@ -425,8 +531,23 @@ def open_node(pos, tt, scores, frames, d):
 
 
 @njit(cache=True, inline="always")
+def maxn_key(pos):
+    """``table_key``; with MAXN_RECORDED also a hash of the round points so far, as the best
+    play from a position then depends on them."""
+    key = table_key(pos)
+    if pos[P_MAXN] != MAXN_RECORDED:
+        return key
+    acc = 0
+    for q in range(4):
+        acc |= pos[P_ACC + q] << (12 * q)
+    return key ^ np.int64(np.uint64(acc) * np.uint64(0x9E3779B97F4A7C15))
+
+
+@njit(cache=True, inline="always")
 def undo_from_frame(pos, seat, card, frames, d):
     """``undo_card`` with what ``play_scored`` saved in the search frame."""
+    if frames[d, F_WINNER] >= 0:
+        pos[P_ACC + frames[d, F_WINNER]] -= frames[d, F_POINTS]
     undo_card(pos, seat, card, (frames[d, F_SAVED], frames[d, F_SAVED + 1],
                                 frames[d, F_SAVED + 2], frames[d, F_SAVED + 3],
                                 frames[d, F_SAVED + 4]))
@@ -439,10 +560,11 @@ def seat_utility(pos, seat, scores, d):
 
 @njit(cache=True)
 def maxn_value(pos, tt, scores, frames, winner, points):
-    """The seat's side's value of the rest of the round under max-n, after a root card
-    whose trick (if it completed one) went to side ``winner`` for ``points``."""
+    """The seat's side's value under max-n, after a root card whose trick (if it completed
+    one) went to side ``winner`` for ``points``: of the rest of the round, or with
+    MAXN_RECORDED of the whole round (the points so far count in the recorded score)."""
     search_maxn(DEBERTZ, pos, tt, scores, frames, pos[P_GEN])
-    if winner >= 0:
+    if winner >= 0 and pos[P_MAXN] != MAXN_RECORDED:  # P_ACC has it already
         scores[0, winner] += points
     return utility(pos, pos[P_SIDE], scores, 0)
 
@@ -501,6 +623,8 @@ def solve_root(pos, tt, values):
             saved, winner, points = play_scored(pos, seat, c)
             values[c] = maxn_value(pos, tt, scores, frames, winner, points)
             pos[P_NODES] += nodes
+            if winner >= 0:
+                pos[P_ACC + winner] -= points
         else:
             saved, gained = apply_card(pos, seat, c)
             guess = exact_value(pos, tt, guess - gained) + gained

@@ -87,3 +87,52 @@ def test_hidden_cards_do_not_change_the_choice(policy):
             a = action(st, R, base, bits, params, np.array([np.uint64(4)]), 0)
             b = action(other, R, base, bits, params, np.array([np.uint64(4)]), 0)
             assert a == b
+
+
+def test_margin_keeps_the_heuristic_card_without_evidence():
+    """``margin`` > 0: the solved best card replaces the heuristic's only for a gain beyond
+    that many standard errors; one drawn deal gives no error estimate, so trick play is the
+    heuristic's. Without a margin the same deal moves the agent off it somewhere."""
+    from agents.barbu.heuristic_nb import heuristic_action
+
+    rules = BarbuRules()
+    one = np.array([1, 300, 0, 1, 1, 0, 0, 0], dtype=np.float64)
+    kept = one.copy()
+    kept[P.P_MARGIN] = 1
+    off = 0
+    for contract in (A.NO_TRICKS, A.NO_QUEENS, A.TRUMPS):
+        R, states = barbu_positions(rules, 6, contract, 4, seed=7)
+        for st in states:
+            base, bits = E.legal_mask(st, R)
+            h = base + heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits)
+            assert P.pimc_action(st, R, base, bits, kept, np.array([np.uint64(4)]), 0) == h
+            off += P.pimc_action(st, R, base, bits, one, np.array([np.uint64(4)]), 0) != h
+    assert off > 0
+
+
+def test_rollouts_set_the_deals_of_decisions_by_simulation():
+    """``rollouts`` = ``samples`` decides as ``rollouts`` = 0; more rollouts change some
+    decision by simulation (contract, trump, starting rank, doubles, Domino)."""
+    R = BarbuRules(first_declarer=0).pack()
+    by_samples = FAST.copy()
+    same = FAST.copy()
+    same[P.P_ROLLOUTS] = FAST[P.P_SAMPLES]
+    more = FAST.copy()
+    more[P.P_ROLLOUTS] = 48
+    st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+    E.init_game(st, R, 19, 0)
+    changed = 0
+    for _ in range(3):
+        while st[L.PHASE] < L.PH_DEAL_END:
+            base, bits = E.legal_mask(st, R)
+
+            def act(params):
+                return P.pimc_action(st, R, base, bits, params, np.array([np.uint64(6)]), 0)
+            a = act(by_samples)
+            assert act(same) == a
+            simulated = st[L.PHASE] != L.PH_PLAY or st[L.CONTRACT] == A.DOMINO
+            if simulated and bits & (bits - 1):
+                changed += act(more) != a
+            E.step(st, R, a)
+        E.next_deal(st, R)
+    assert changed > 0

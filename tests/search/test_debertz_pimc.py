@@ -22,10 +22,12 @@ CONVENTIONS = [
 ]
 FAST = np.array([2, 3000, 0, 0, 0, 0, 0, 0], dtype=np.float64)  # 2 samples, 3000-node solves
 FAST_MAXN = np.array([2, 3000, 0, 1, 0, 0, 0, 0], dtype=np.float64)  # the same, max-n
+FAST_RECORDED = np.array([2, 3000, 0, 2, 0, 0, 0, 0], dtype=np.float64)  # max-n on records
 FAST_TREE = np.array([60, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 60 iterations
 
 
 POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-maxn": (P.pimc_action, FAST_MAXN),
+            "pimc-maxn-recorded": (P.pimc_action, FAST_RECORDED),
             "ismcts": (M.ismcts_action, FAST_TREE)}
 
 
@@ -90,3 +92,34 @@ def test_hidden_cards_do_not_change_the_choice(policy):
             a = action(st, R, mask, params, np.array([np.uint64(4)]), 0)
             b = action(other, R, mask, params, np.array([np.uint64(4)]), 0)
             assert a == b
+
+
+def test_rollouts_set_the_deals_of_bidding_and_only_of_bidding():
+    """``rollouts`` is the number of deals played out per bidding or swap decision (0: as many
+    as ``samples``); card play is left to ``samples``."""
+    rules = DebertzRules(players=3)
+    R = rules.pack()
+    by_samples = np.array([2, 3000, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+    same = by_samples.copy()
+    same[P.P_ROLLOUTS] = 2
+    more = by_samples.copy()
+    more[P.P_ROLLOUTS] = 64
+    changed = 0
+    bids = 0
+    for game in range(6):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        E.init_game(st, R, 23, game)
+        while st[L.PHASE] < L.PH_DEAL_END:
+            mask = E.legal_mask(st, R)
+
+            def act(params):
+                return P.pimc_action(st, R, mask, params, np.array([np.uint64(5)]), 0)
+            a = act(by_samples)
+            assert act(same) == a
+            if st[L.PHASE] == L.PH_PLAY:
+                assert act(more) == a
+            elif mask & (mask - 1):
+                bids += 1
+                changed += act(more) != a
+            E.step(st, R, a)
+    assert bids > 0 and changed > 0, (bids, changed)

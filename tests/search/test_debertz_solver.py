@@ -79,12 +79,26 @@ def test_root_values_equal_brute_force_minimax(kw):
             assert len(offsets) == 1, (kw, plays, values, exact)
 
 
-def maxn_outcomes(st, R):
-    """Every final round-points vector (D9.1) that max-n play reaches from ``st`` under some
-    way of breaking ties: the side to act takes a child whose outcome is worth at least what
-    it is sure to get from its best child."""
+def points_worth(st, R):
+    """Each side's max-n measure at a round's end (MAXN_POINTS): its round points (D9.1)
+    less everyone else's."""
+    rp = st[L.ROUND_POINTS:L.ROUND_POINTS + R[L.R_SIDES]]
+    return tuple(int(2 * rp[q] - rp.sum()) for q in range(len(rp)))
+
+
+def recorded_worth(st, R):
+    """Each side's max-n measure with MAXN_RECORDED: its recorded score (D9.2, D9.3, as the
+    engine writes it) times the number of other sides, less the others' recorded scores."""
+    rec = st[L.RECORDED:L.RECORDED + R[L.R_SIDES]]
+    return tuple(int(len(rec) * rec[q] - rec.sum()) for q in range(len(rec)))
+
+
+def maxn_outcomes(st, R, worth):
+    """Every vector of the sides' measures (``worth`` at the round's end) that max-n play
+    reaches from ``st`` under some way of breaking ties: the side to act takes a child whose
+    outcome is worth at least what it is sure to get from its best child."""
     if st[L.PHASE] != L.PH_PLAY:
-        return {tuple(int(x) for x in st[L.ROUND_POINTS:L.ROUND_POINTS + R[L.R_SIDES]])}
+        return {worth(st, R)}
     side = E.side_of(st[L.TURN], R[L.R_TEAMS])
     mask = E.legal_mask(st, R)
     children = []
@@ -92,13 +106,9 @@ def maxn_outcomes(st, R):
         if mask >> c & 1:
             child = st.copy()
             E.step(child, R, c)
-            children.append(maxn_outcomes(child, R))
-
-    def worth(v):
-        return 2 * v[side] - sum(v)
-
-    floor = max(min(worth(v) for v in outs) for outs in children)
-    return {v for outs in children for v in outs if worth(v) >= floor}
+            children.append(maxn_outcomes(child, R, worth))
+    floor = max(min(w[side] for w in outs) for outs in children)
+    return {w for outs in children for w in outs if w[side] >= floor}
 
 
 @pytest.mark.parametrize("kw", [dict(players=3), dict(players=4),
@@ -118,18 +128,59 @@ def test_maxn_root_values_are_max_n_outcomes(kw):
         for st in states:
             side = E.side_of(st[L.TURN], R[L.R_TEAMS])
             paranoid = solve(st, R, side, tt)
-            values = solve(st, R, side, tt, maxn=1)
+            values = solve(st, R, side, tt, maxn=V.MAXN_POINTS)
             assert set(values) == set(paranoid)
             for c in values:
                 child = st.copy()
                 E.step(child, R, c)
                 # what is already won: the paranoid value's offset from the exact minimax
                 offset = brute(child, R, side) - paranoid[c]
-                reachable = {2 * v[side] - sum(v) for v in maxn_outcomes(child, R)}
+                reachable = {w[side] for w in maxn_outcomes(child, R, points_worth)}
                 assert values[c] + offset in reachable, (kw, plays, c, values, reachable)
                 assert values[c] >= paranoid[c]
                 above += values[c] > paranoid[c]
     assert above > 0
+
+
+@pytest.mark.parametrize("kw", [dict(players=3), dict(players=4, byte_penalty=50)], ids=str)
+def test_maxn_on_recorded_scores_reaches_recorded_outcomes(kw):
+    """MAXN_RECORDED: each side plays for what is written down (D9.2 byte and hanging byte,
+    the pot going to the round's top scorer, D9.3 the byte penalty now due), so a root
+    card's value is the seat's side's measure at an outcome that max-n play on the engine's
+    recorded scores reaches. Half the positions carry a pot and a bidder two bytes into a
+    penalty; the positions reach bytes. Earlier in the round the measure ranks cards
+    otherwise than round points do."""
+    rules = DebertzRules(target=100000, **kw)
+    n = rules.players
+    tricks = 8 if n == 4 else 9
+    tt = V.new_table(12)
+    bytes_seen = 0
+    other_order = 0
+    for plays in ((tricks - 3) * n, (tricks - 3) * n + 1, (tricks - 2) * n + n - 1):
+        R, states = positions(rules, 8, plays, seed=plays + 7)
+        for k, st in enumerate(states):
+            if k % 2:
+                st[L.POT] = 37
+                st[L.BYTE_COUNTS + E.side_of(st[L.BIDDER], R[L.R_TEAMS])] = 2
+            side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+            values = solve(st, R, side, tt, maxn=V.MAXN_RECORDED)
+            for c in values:
+                child = st.copy()
+                E.step(child, R, c)
+                outcomes = maxn_outcomes(child, R, recorded_worth)
+                reachable = {w[side] for w in outcomes}
+                assert values[c] in reachable, (kw, plays, c, values, reachable)
+                bytes_seen += any(w[E.side_of(st[L.BIDDER], R[L.R_TEAMS])] < 0
+                                  for w in outcomes)
+    R, states = positions(rules, 8, n, seed=5)  # after the first trick, with a node budget
+    for st in states:
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        values = solve(st, R, side, tt, budget=20000, maxn=V.MAXN_RECORDED)
+        points = solve(st, R, side, tt, budget=20000, maxn=V.MAXN_POINTS)
+        assert set(values) == set(points)
+        other_order += any(points[a] > points[b] and values[a] < values[b]
+                           for a in values for b in values)
+    assert bytes_seen > 0 and other_order > 0, (bytes_seen, other_order)
 
 
 def test_maxn_with_two_sides_is_the_paranoid_solve():
@@ -204,14 +255,15 @@ print(json.dumps([int(legal), values.tolist()]))
 """
 
 
-def test_compiled_and_pure_python_maxn_solve_alike():
+@pytest.mark.parametrize("maxn", [1, 2])
+def test_compiled_and_pure_python_maxn_solve_alike(maxn):
     """The max-n search (cardsim.maxn_nb, its game pieces picked by tag) runs as plain Python
     under NUMBA_DISABLE_JIT with the same values."""
     rules = DebertzRules(target=100000, players=3)
     R, states = positions(rules, 1, 15, seed=4)
     pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
     V.position_of(states[0], R, E.side_of(states[0][L.TURN], R[L.R_TEAMS]), pos)
-    pos[V.P_MAXN] = 1
+    pos[V.P_MAXN] = maxn
     values = np.zeros(32, dtype=np.int64)
     legal = V.solve_root(pos.copy(), V.new_table(10), values)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
