@@ -34,11 +34,11 @@ class BarbuPIMC(CompiledAgent):
         "maxn": Option(1, 0, 1, "trick play: 1 solves each deal with every other seat "
                                 "playing for its own deal score (max-n); 0 with the three "
                                 "playing together against this seat (paranoid)", switch=True),
-        "rollouts": Option(0, 0, 65536,
+        "rollouts": Option(200, 0, 65536,
                            "deals drawn per decision by simulation (Domino, contract, trump, "
                            "starting rank, doubling), each played out by the heuristic for "
                            "every option (0: as many as ``samples``)"),
-        "margin": Option(0, 0, 100,
+        "margin": Option(1, 0, 100,
                          "trick play: the solved best card replaces the heuristic's only "
                          "when its mean gain over it on the drawn deals beats this many "
                          "standard errors (0: always the best mean)"),

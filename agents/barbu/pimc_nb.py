@@ -10,9 +10,16 @@ mean value (common: against three opponents playing together many cards lose ali
 heuristic's card is played. Max-n is the default: the paranoid model takes real opponents,
 who each avoid penalties for themselves, for a team loading the seat with them.
 
+Early in a deal the budgeted solves see little beyond their static count, and their best
+card is often a guess no better than the heuristic's. With ``margin`` > 0 the best mean card
+replaces the heuristic's only when its gain over it on the drawn deals beats ``margin``
+standard errors of that mean gain (paired over the deals): late in the deal, where solves
+are exact and agree, the search decides; early, a small noisy edge does not.
+
 **Domino, the contract, trump, starting rank and doubling** are decided by simulation, not
-by the heuristic's tables: for each sampled deal each legal option is tried and the deal
-played out to its end by the heuristic in every seat; the option with the best mean deal
+by the heuristic's tables: for each of ``rollouts`` sampled deals (a play-out costs far less
+than a solve, so many more than ``samples``) each legal option is tried and the deal played
+out to its end by the heuristic in every seat; the option with the best mean deal
 score (B7, settlements included) is taken. A double or redouble is taken only when its mean
 gain exceeds one standard error (a bet on a difference of two scores is noisy, and a wrong
 one costs that difference); ``doubling=0`` leaves doubling to the heuristic. Every option is

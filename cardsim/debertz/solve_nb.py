@@ -83,6 +83,8 @@ POSITION_WIDTH = 77
 MAXN_POINTS = 1    # P_MAXN: each side plays for its round points less everyone else's
 MAXN_RECORDED = 2  # P_MAXN: ... for its recorded score less the others' mean (D9.2, D9.3)
 
+ZERO_PLAIN = 0x07070707   # the zero-point ranks 7, 8, 9 of every suit
+ZERO_TRUMP = 0x03         # of the trump suit: 7, 8
 DEBERTZ = GameTag("debertz")  # picks this module's pieces in cardsim.maxn_nb.search_maxn
 TT_BITS = 17       # default table: 2**17 entries (5 MB)
 
@@ -177,6 +179,14 @@ def distinct_cards(pos, cards):
     """``cards`` less the zero-point cards equal to a higher one kept (no live card of the
     suit between them in trick order): they lead to the same result."""
     trump = pos[P_TRUMP]
+    # most often no suit has two zero-point cards (7, 8, 9; of trumps 7, 8): nothing to merge
+    zero = (cards & ZERO_PLAIN & ~(0xFF << (trump * 8))) | (cards & (ZERO_TRUMP << (trump * 8)))
+    pairs = False
+    for suit in range(4):
+        b = (zero >> (suit * 8)) & 0xFF
+        pairs |= b & (b - 1) != 0
+    if not pairs:
+        return cards
     live = 0
     for s in range(pos[P_PLAYERS]):
         live |= pos[P_HANDS + s]
@@ -242,12 +252,12 @@ def last_trick(pos):
 
 @njit(cache=True, inline="always")
 def points_to_come(pos):
-    """At a trick boundary: the card points still held, the last trick's 10 and the
-    sequences and bella of sides still without a trick."""
+    """The card points still held or in the trick, the last trick's 10 and the sequences
+    and bella of sides still without a trick."""
     held = 0
     for s in range(pos[P_PLAYERS]):
         held |= pos[P_HANDS + s]
-    rest = mask_points(held, pos[P_TRUMP]) + LAST_TRICK_BONUS
+    rest = mask_points(held, pos[P_TRUMP]) + pos[P_TRICK_POINTS] + LAST_TRICK_BONUS
     for q in range(4):
         if not (pos[P_HAS_TRICK] >> q) & 1:
             rest += pos[P_BONUS + q]
@@ -282,13 +292,6 @@ def search(pos, tt, alpha, beta):
             return last_trick(pos)
         if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
             return static_value(pos)
-        # no side can gain more than every point still to come: outside (-rest, rest) the
-        # test is decided without searching (most often deep in a zero-window test)
-        rest = points_to_come(pos)
-        if rest <= alpha:
-            return rest
-        if -rest >= beta:
-            return -rest
         key = table_key(pos)
         slot = tt_slot(tt, key)
         if tt_matches(tt, slot, key, pos[P_GEN]):
@@ -301,6 +304,13 @@ def search(pos, tt, alpha, beta):
             if lo == hi:
                 return lo
             tt_move = tt[slot, TT_MOVE]
+    # no side can gain more than every point still to come: outside (-rest, rest) the
+    # test is decided without searching (most often deep in a zero-window test)
+    rest = points_to_come(pos)
+    if rest <= alpha:
+        return rest
+    if -rest >= beta:
+        return -rest
     seat = to_act(pos)
     maximise = side_of(seat, pos[P_TEAMS]) == pos[P_SIDE]
     moves = distinct_cards(pos, legal_of(pos, seat))
