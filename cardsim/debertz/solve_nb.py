@@ -40,7 +40,8 @@ from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import (card_rank_value, legal_in_trick, mask_points,
                                        points_so_far, side_of)
-from cardsim.debertz.tables import CARD_POINTS, LAST_TRICK_BONUS, TRUMP_STRENGTH, PLAIN_STRENGTH
+from cardsim.debertz.tables import (CARD_POINTS, LAST_TRICK_BONUS, PLAIN_HIGHER,
+                                    PLAIN_STRENGTH, TRUMP_HIGHER, TRUMP_STRENGTH)
 from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.maxn_nb import (F_POINTS, F_SAVED, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
@@ -349,26 +350,40 @@ def search(pos, tt, alpha, beta):
 
 @njit(cache=True)
 def order_pick(pos, moves, seat):
-    """The next card to try, likely best first: the leader its strongest card; a follower
-    whose side wins the trick its richest card that does not take it over; otherwise the
-    cheapest card that takes the trick, else its cheapest card."""
+    """The next card to try, likely best first: the leader a master card (no card left in
+    the other hands beats it), the richest first, else its weakest card; a follower whose
+    side wins the trick: the last to play its richest card that does not take it over, an
+    earlier one its cheapest; otherwise the cheapest card that takes the trick, else its
+    cheapest card. (Each choice measured by the nodes it saves on random positions.)"""
     trump = pos[P_TRUMP]
     tlen = pos[P_TRICK_LEN]
     led = (pos[trick_at(pos)] >> 3) if tlen > 0 else -1
     ours = tlen > 0 and side_of(pos[P_TOP], pos[P_TEAMS]) == side_of(seat, pos[P_TEAMS])
     best_card = -1
     best_score = -INF
+    others = 0
+    if tlen == 0:
+        for s in range(pos[P_PLAYERS]):
+            if s != seat:
+                others |= pos[P_HANDS + s]
     m = moves
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
         pts = CARD_POINTS[ix(((c >> 3) == trump) * 8 + (c & 7))]
         if tlen == 0:
-            score = card_rank_value(c, c >> 3, trump) * 16 + pts
+            v = card_rank_value(c, c >> 3, trump)
+            higher = TRUMP_HIGHER[c & 7] if (c >> 3) == trump else PLAIN_HIGHER[c & 7]
+            if others & (higher << (c & ~7)) == 0:  # the suit's master: cash it, rich first
+                score = 2000 + pts * 16 + v
+            else:
+                score = -v * 16 - pts
         else:
             v = card_rank_value(c, led, trump)
-            if ours:
+            if ours and tlen + 1 == pos[P_PLAYERS]:
                 score = pts * 16 - max(v, 0) - (1000 if v > pos[P_BEST] else 0)
+            elif ours:
+                score = -pts * 16 - max(v, 0) - (1000 if v > pos[P_BEST] else 0)
             elif v > pos[P_BEST]:
                 score = 1000 - v * 16 + pts
             else:
