@@ -79,7 +79,8 @@ P_BIDDER = 73      # the bidder's side (D9.2)
 P_POT = 74         # the pot waiting for a round's winner (D9.2)
 P_BYTE_COST = 75   # what a byte would cost the bidder beyond its points (D9.3 penalty due)
 P_DEALER = 76      # the dealer (D9.2: remainders go in order from the dealer)
-POSITION_WIDTH = 77
+P_KILLERS = 77     # [33] by cards still held: the lead that last cut the search off there
+POSITION_WIDTH = 110
 
 MAXN_POINTS = 1    # P_MAXN: each side plays for its round points less everyone else's
 MAXN_RECORDED = 2  # P_MAXN: ... for its recorded score less the others' mean (D9.2, D9.3)
@@ -252,6 +253,14 @@ def last_trick(pos):
 
 
 @njit(cache=True, inline="always")
+def cards_held(pos):
+    held = 0
+    for s in range(pos[P_PLAYERS]):
+        held |= pos[P_HANDS + s]
+    return popcount(held)
+
+
+@njit(cache=True, inline="always")
 def points_to_come(pos):
     """The card points still held or in the trick, the last trick's 10 and the sequences
     and bella of sides still without a trick."""
@@ -318,6 +327,11 @@ def search(pos, tt, alpha, beta):
     best = -INF if maximise else INF
     best_move = -1
     first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
+    # a lead that cut off a sibling search at this depth is likely to cut off here too
+    # (killer move; tried at leads only: within a trick it measured worse)
+    depth = P_KILLERS + cards_held(pos)
+    if first < 0 and tlen == 0 and pos[depth] >= 0 and (moves >> pos[depth]) & 1:
+        first = pos[depth]
     while True:
         if first >= 0:
             card = first
@@ -342,6 +356,8 @@ def search(pos, tt, alpha, beta):
                 best_move = card
             beta = min(beta, v)
         if alpha >= beta:
+            if tlen == 0:
+                pos[depth] = card
             break
     if tlen == 0:
         tt_save(tt, slot, key, pos[P_GEN], best, alpha0, beta0, best_move)
@@ -627,6 +643,8 @@ def solve_root(pos, tt, values):
     """
     pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
     pos[P_NODES] = 0
+    for k in range(33):
+        pos[P_KILLERS + k] = -1
     seat = to_act(pos)
     legal = legal_of(pos, seat)
     searched = distinct_cards(pos, legal)
