@@ -12,7 +12,9 @@ won do not change the choice and are left out. A round cut short by the "points"
 
 Search: alpha-beta over cards, a transposition table at trick boundaries (keyed by the cards
 still out, the leader and which sides have a trick: within one deal these fix the
-position), the table's best card first, and equal cards merged (two zero-point cards of a
+position), the table's best card first, then a killer lead (the lead that cut off a sibling
+search at the same depth), a cut wherever no side can gain the points still to come beyond
+the window, and equal cards merged (two zero-point cards of a
 suit with no live card between them in trick order give the same result, so only one is
 searched). A node budget turns the solver into a heuristic one: once it is spent, trick
 boundaries are valued by a static count (every seat keeps the points of its own cards).
