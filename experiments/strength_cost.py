@@ -23,68 +23,49 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import make_agent
+from cardsim import game_nb as G
+from cardsim import games
 from cardsim.rng_nb import random_bit
 from experiments.files import atomic_write_json, check_output_folder
 from experiments.tournament import tournament
 
 
-def debertz_decisions(rules, count, seed):
-    """Every decision of ``count`` Debertz deals of random play, and a function timing a
-    ``pimc`` agent over them."""
-    from agents.debertz.pimc_nb import pimc_action
-    from cardsim.debertz import engine_nb as E
-    from cardsim.debertz import layout as L
-
-    R = rules.pack()
+def decision_positions(game, R, count, seed):
+    """Every decision (two or more legal actions) of ``count`` deals of random play: bids or
+    contract choices, doubles, the swap, card play at every trick."""
+    g = games.get(game)
     rng = np.array([np.uint64(seed)], dtype=np.uint64)
     states = []
-    for game in range(count):
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        E.init_game(st, R, seed, game)
-        while st[L.PHASE] < L.PH_DEAL_END:
-            mask = E.legal_mask(st, R)
-            if mask & (mask - 1):
-                states.append(st.copy())
-            E.step(st, R, random_bit(mask, rng, 0))
-
-    def decide(params, st, rng):
-        pimc_action(st, R, E.legal_mask(st, R), params, rng, 0)
-    return states, decide
-
-
-def barbu_decisions(rules, count, seed):
-    """Every decision of the first deal of ``count`` Barbu matches of random play, the
-    contracts in turn, and a function timing a ``pimc`` agent over them."""
-    from agents.barbu.pimc_nb import pimc_action
-    from cardsim.barbu import actions as A
-    from cardsim.barbu import engine_nb as E
-    from cardsim.barbu import layout as L
-
-    R = rules.pack()
-    rng = np.array([np.uint64(seed)], dtype=np.uint64)
-    states = []
-    for game in range(count):
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        E.init_game(st, R, seed, game)
-        E.step(st, R, A.CONTRACT + game % 7)
-        while st[L.PHASE] < L.PH_DEAL_END:
-            base, bits = E.legal_mask(st, R)
+    for item in range(count):
+        st = np.zeros(g.layout.STATE_WIDTH, dtype=np.int64)
+        G.init_item(g.tag, st, R, seed, item, False)
+        while not G.deal_over(g.tag, st):
+            base, bits = G.legal(g.tag, st, R)
             if bits & (bits - 1):
                 states.append(st.copy())
-            E.step(st, R, base + random_bit(bits, rng, 0))
-
-    def decide(params, st, rng):
-        base, bits = E.legal_mask(st, R)
-        pimc_action(st, R, base, bits, params, rng, 0)
-    return states, decide
+            G.step(g.tag, st, R, base + random_bit(bits, rng, 0))
+    return states
 
 
-def ms_per_decision(agent, states, decide):
+def pimc_decision(game):
+    """The game's compiled ``pimc`` policy as ``decide(st, R, base, bits, params, rng)``."""
+    if game == "barbu":
+        from agents.barbu.pimc_nb import pimc_action
+        return lambda st, R, base, bits, params, rng: pimc_action(st, R, base, bits, params,
+                                                                  rng, 0)
+    from agents.debertz.pimc_nb import pimc_action
+    return lambda st, R, base, bits, params, rng: pimc_action(st, R, bits, params, rng, 0)
+
+
+def ms_per_decision(agent, game, R, states):
+    decide = pimc_decision(game)
+    tag = games.get(game).tag
     rng = np.ones(1, dtype=np.uint64)
-    decide(agent.params, states[0], rng)  # compiled
+    legal = [G.legal(tag, st, R) for st in states]
+    decide(states[0], R, *legal[0], agent.params, rng)  # compiled
     t = time.perf_counter()
-    for st in states:
-        decide(agent.params, st, rng)
+    for st, (base, bits) in zip(states, legal):
+        decide(st, R, base, bits, agent.params, rng)
     return (time.perf_counter() - t) * 1000 / len(states)
 
 
@@ -105,13 +86,13 @@ def main(argv=None):
     if barbu:
         from cardsim.barbu.rules import BarbuRules
         rules = BarbuRules()
-        states, decide = barbu_decisions(rules, 7, args.seed + 1)
         title = "Barbu, by contract"
     else:
         from cardsim.debertz.rules import DebertzRules
         rules = DebertzRules(players=args.players, teams=args.teams)
-        states, decide = debertz_decisions(rules, 12, args.seed + 1)
         title = f"Debertz {rules.players} players{' in teams' if rules.teams else ''}"
+    R = rules.pack()
+    states = decision_positions(args.game, R, 12, args.seed + 1)
     extra = f",{args.options}" if args.options else ""
     make_agent(f"pimc:samples=1{extra}", args.game)  # a bad option fails before any run
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
@@ -121,7 +102,7 @@ def main(argv=None):
     rows = []
     for k in ks:
         spec = f"pimc:samples={k}{extra}"
-        ms = ms_per_decision(make_agent(spec, args.game), states, decide)
+        ms = ms_per_decision(make_agent(spec, args.game), args.game, R, states)
         result = tournament(args.game, rules, [spec, "heuristic"], deals=args.deals,
                             seed=args.seed, n_threads=args.threads, by_contract=barbu)
         diff = result["pairings"][0]
