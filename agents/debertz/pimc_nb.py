@@ -134,10 +134,18 @@ def rollout_value(deal, R, side, rng, i):
     return deal[L.RECORDED + side] - others / (sides - 1)
 
 
+@njit(cache=True)
+def rollout_count(params):
+    """Deals drawn for a bidding or swap decision: ``rollouts``, else ``samples``."""
+    if params[P_ROLLOUTS] > 0:
+        return int(params[P_ROLLOUTS])
+    return max(1, int(params[P_SAMPLES]))
+
+
 @njit(cache=True, **WITH_REFCOUNT)
 def choose_by_rollouts(st, R, mask, params, rng, i):
     me = st[L.TURN]
-    samples = int(params[P_ROLLOUTS]) if params[P_ROLLOUTS] > 0 else max(1, int(params[P_SAMPLES]))
+    samples = rollout_count(params)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)

@@ -191,9 +191,7 @@ def distinct_cards(pos, cards):
         pairs |= b & (b - 1) != 0
     if not pairs:
         return cards
-    live = 0
-    for s in range(pos[P_PLAYERS]):
-        live |= pos[P_HANDS + s]
+    live = held_cards(pos)
     for k in range(pos[P_TRICK_LEN]):
         live |= 1 << pos[trick_at(pos) + k]
     keep = 0
@@ -255,20 +253,18 @@ def last_trick(pos):
 
 
 @njit(cache=True, inline="always")
-def cards_held(pos):
+def held_cards(pos):
+    """The cards still in the hands."""
     held = 0
     for s in range(pos[P_PLAYERS]):
         held |= pos[P_HANDS + s]
-    return popcount(held)
+    return held
 
 
 @njit(cache=True, inline="always")
-def points_to_come(pos):
-    """The card points still held or in the trick, the last trick's 10 and the sequences
+def points_to_come(pos, held):
+    """The card points still ``held`` or in the trick, the last trick's 10 and the sequences
     and bella of sides still without a trick."""
-    held = 0
-    for s in range(pos[P_PLAYERS]):
-        held |= pos[P_HANDS + s]
     rest = mask_points(held, pos[P_TRUMP]) + pos[P_TRICK_POINTS] + LAST_TRICK_BONUS
     for q in range(4):
         if not (pos[P_HAS_TRICK] >> q) & 1:
@@ -280,10 +276,7 @@ def points_to_come(pos):
 def table_key(pos):
     """The transposition key of a trick boundary: the cards still out, the leader and which
     sides have a trick (within one deal these fix the position)."""
-    out = 0
-    for s in range(pos[P_PLAYERS]):
-        out |= pos[P_HANDS + s]
-    return out | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
+    return held_cards(pos) | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
 
 
 @njit(cache=True)
@@ -318,7 +311,8 @@ def search(pos, tt, alpha, beta):
             tt_move = tt[slot, TT_MOVE]
     # no side can gain more than every point still to come: outside (-rest, rest) the
     # test is decided without searching (most often deep in a zero-window test)
-    rest = points_to_come(pos)
+    held = held_cards(pos)
+    rest = points_to_come(pos, held)
     if rest <= alpha:
         return rest
     if -rest >= beta:
@@ -331,7 +325,7 @@ def search(pos, tt, alpha, beta):
     first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
     # a lead that cut off a sibling search at this depth is likely to cut off here too
     # (killer move; tried at leads only: within a trick it measured worse)
-    depth = P_KILLERS + cards_held(pos)
+    depth = P_KILLERS + popcount(held)
     if first < 0 and tlen == 0 and pos[depth] >= 0 and (moves >> pos[depth]) & 1:
         first = pos[depth]
     while True:
