@@ -42,4 +42,9 @@ class BarbuPIMC(CompiledAgent):
                          "trick play: the solved best card replaces the heuristic's only "
                          "when its mean gain over it on the drawn deals beats this many "
                          "standard errors (0: always the best mean)"),
+        "solve": Option(13, 0, 13,
+                        "trick play solves the drawn deals once at most this many tricks "
+                        "are left (the current one included); before that each legal card "
+                        "is tried on ``rollouts`` drawn deals played out by the heuristic "
+                        "(13: always solve)"),
     }

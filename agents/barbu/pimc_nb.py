@@ -16,6 +16,15 @@ replaces the heuristic's only when its gain over it on the drawn deals beats ``m
 standard errors of that mean gain (paired over the deals): late in the deal, where solves
 are exact and agree, the search decides; early, a small noisy edge does not.
 
+**Early tricks by play-outs.** While more than ``solve`` tricks are left (the current one
+included), a card is valued instead by playing out: each legal card is tried on each of
+``rollouts`` drawn deals and the deal played to its end by the heuristic in every seat, and
+the card with the best mean deal score is played (the heuristic's card unless another beats
+it by ``margin`` standard errors, as above). This is one step of policy improvement on the
+heuristic that sees the whole deal, where a budgeted solve sees a trick or two and a static
+count; a play-out costs far less than a solve, so many more deals are drawn. With 13 (every
+trick solved) the agent is pure PIMC.
+
 **Domino, the contract, trump, starting rank and doubling** are decided by simulation, not
 by the heuristic's tables: for each of ``rollouts`` sampled deals (a play-out costs far less
 than a solve, so many more than ``samples``) each legal option is tried and the deal played
@@ -59,6 +68,8 @@ P_MAXN = 4       # 1: the solver's others play for themselves, 0: against the se
 P_ROLLOUTS = 5   # deals played out per option for decisions by simulation (0: ``samples``)
 P_MARGIN = 6     # trick play: leave the heuristic's card only for a gain beyond this many
                  # standard errors
+P_SOLVE = 7      # trick play solves drawn deals with at most this many tricks left (the
+                 # current one included); before, each card is valued by play-outs
 
 # the heuristic with its default options plays the rollouts
 ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
@@ -80,6 +91,8 @@ def pimc_action(st, R, base, bits, params, rng, i):
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
     if st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO:
+        if 13 - st[L.TRICK_NO] > params[P_SOLVE]:
+            return play_by_rollouts(st, R, base, bits, params, rng, i)
         return play_by_solving(st, R, base, bits, params, rng, i)
     if st[L.PHASE] == L.PH_DOUBLE:
         if params[P_DOUBLING] == 0:
@@ -119,18 +132,68 @@ def play_by_solving(st, R, base, mask, params, rng, i):
             squares[c] += gain * gain
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
+    return beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
+
+
+@njit(cache=True)
+def beyond_margin(total, squares, n, mask, h, margin):
+    """The card of ``mask`` with the best total value over ``n`` drawn deals, the
+    heuristic's card ``h`` among equals; with ``margin`` > 0 ``h`` unless the best card's
+    mean gain over it (``squares``: the sums of each card's squared gains over ``h``, paired
+    by deal) beats ``margin`` standard errors."""
     # equal values are common (all cards lose the same against three opponents playing
     # together): the heuristic's card is taken among them
     total[h] += 0.5
     best = best_of(total, mask)
-    if params[P_MARGIN] > 0 and best != h:
+    total[h] -= 0.5
+    if margin > 0 and best != h:
         if n < 2:
             return h
-        gain = (total[best] - total[h] + 0.5) / n  # without the tie-break
+        gain = (total[best] - total[h]) / n
         spread = max(squares[best] / n - gain * gain, 0.0)
-        if gain <= params[P_MARGIN] * np.sqrt(spread / (n - 1)):
+        if gain <= margin * np.sqrt(spread / (n - 1)):
             return h
     return best
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def play_by_rollouts(st, R, base, mask, params, rng, i):
+    """Trick play by simulation: each legal card tried on ``rollouts`` drawn deals, every
+    deal played out by the heuristic in every seat; the card with the best mean deal score
+    (the heuristic's card unless another beats it by ``margin`` standard errors). Early in
+    a deal this one-step improvement on the heuristic sees the whole deal, which a budgeted
+    solve does not."""
+    me = st[L.TURN]
+    samples = rollout_count(params)
+    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    squares = np.zeros(64, dtype=np.float64)
+    score = np.zeros(64, dtype=np.float64)
+    h = heuristic_action(ROLLOUT_PARAMS, st, R, base, mask) - base
+    kn, ways = S.prepare(st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    n = 0
+    for k in range(samples):
+        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        m = mask
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            trial[:] = deal
+            step(trial, R, base + c)
+            score[c] = rollout_score(trial, R, me)
+        n += 1
+        m = mask
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            total[c] += score[c]
+            gain = score[c] - score[h]
+            squares[c] += gain * gain
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return base + beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
 
 
 @njit(cache=True)

@@ -16,10 +16,14 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.table import Seating, Table
 from tests.search.barbu_positions import barbu_positions
 
-FAST = np.array([2, 300, 0, 1, 1, 0, 0, 0], dtype=np.float64)  # 2 samples, 300-node max-n
-FAST_PARANOID = np.array([2, 300, 0, 1, 0, 0, 0, 0], dtype=np.float64)
+# 2 samples, 300-node max-n, every trick solved
+FAST = np.array([2, 300, 0, 1, 1, 0, 0, 13], dtype=np.float64)
+FAST_PARANOID = np.array([2, 300, 0, 1, 0, 0, 0, 13], dtype=np.float64)
+# trick play by 6 play-outs per card until 5 tricks are left, then solved
+FAST_PLAYOUTS = np.array([2, 300, 0, 1, 1, 6, 1, 5], dtype=np.float64)
 FAST_TREE = np.array([40, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 40 iterations
 POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-paranoid": (P.pimc_action, FAST_PARANOID),
+            "pimc-playouts": (P.pimc_action, FAST_PLAYOUTS),
             "ismcts": (M.ismcts_action, FAST_TREE)}
 
 
@@ -96,7 +100,7 @@ def test_margin_keeps_the_heuristic_card_without_evidence():
     from agents.barbu.heuristic_nb import heuristic_action
 
     rules = BarbuRules()
-    one = np.array([1, 300, 0, 1, 1, 0, 0, 0], dtype=np.float64)
+    one = np.array([1, 300, 0, 1, 1, 0, 0, 13], dtype=np.float64)
     kept = one.copy()
     kept[P.P_MARGIN] = 1
     off = 0
@@ -136,3 +140,41 @@ def test_rollouts_set_the_deals_of_decisions_by_simulation():
             E.step(st, R, a)
         E.next_deal(st, R)
     assert changed > 0
+
+
+def test_early_tricks_by_play_outs():
+    """With more than ``solve`` tricks left a card is valued by play-outs: each legal card
+    tried on the same drawn deals, each deal played out by the heuristic in every seat; the
+    card with the best mean deal score of the seat to act (``margin`` 0), recomputed here
+    from the same draws. With one play-out and a margin the heuristic's card is kept."""
+    from agents.barbu.heuristic_nb import heuristic_action
+
+    rules = BarbuRules()
+    params = np.array([2, 300, 0, 1, 1, 5, 0, 6], dtype=np.float64)
+    single = params.copy()
+    single[P.P_ROLLOUTS] = 1
+    single[P.P_MARGIN] = 1
+    moved = 0
+    for contract in (A.NO_TRICKS, A.NO_HEARTS, A.TRUMPS):
+        R, states = barbu_positions(rules, 4, contract, 9, seed=5)
+        for st in states:
+            base, bits = E.legal_mask(st, R)
+            chosen = P.pimc_action(st, R, base, bits, params, np.array([np.uint64(8)]), 0)
+            rng = np.array([np.uint64(8)])
+            kn, ways = S.prepare(st, R, st[L.TURN])
+            totals = {}
+            deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+            for _ in range(5):
+                S.sample_deal(st, R, kn, ways, rng, 0, deal)
+                for c in (c for c in range(52) if bits >> c & 1):
+                    trial = deal.copy()
+                    E.step(trial, R, base + c)
+                    totals[c] = totals.get(c, 0) + P.rollout_score(trial, R, st[L.TURN])
+            best = max(totals.values())
+            h = heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits) - base
+            expect = h if totals[h] == best else min(c for c in totals if totals[c] == best)
+            assert chosen == base + expect, (contract, totals, h)
+            moved += expect != h
+            kept = P.pimc_action(st, R, base, bits, single, np.array([np.uint64(8)]), 0)
+            assert kept == base + h
+    assert moved > 0
