@@ -1,6 +1,7 @@
 """The ``pimc`` Barbu agent: perfect-information Monte Carlo over an open-hand solver.
 
-It decides by sampling: trick play by solving sampled deals with every hand open; Domino,
+It decides by sampling: trick play by solving sampled deals with every hand open (the first
+tricks, while more than ``solve`` are left, by playing each card out on drawn deals); Domino,
 the contract, trump, starting rank and doubling by playing sampled deals out for each option
 (``agents/barbu/pimc_nb.py``). Compiled, so tournaments run it inside the table over many
 games in parallel.
@@ -42,9 +43,9 @@ class BarbuPIMC(CompiledAgent):
                          "trick play: the solved best card replaces the heuristic's only "
                          "when its mean gain over it on the drawn deals beats this many "
                          "standard errors (0: always the best mean)"),
-        "solve": Option(13, 0, 13,
+        "solve": Option(4, 0, 13,
                         "trick play solves the drawn deals once at most this many tricks "
                         "are left (the current one included); before that each legal card "
                         "is tried on ``rollouts`` drawn deals played out by the heuristic "
-                        "(13: always solve)"),
+                        "(13: every trick solved, 0: none)"),
     }
