@@ -8,6 +8,8 @@ beside the milliseconds it spends per decision, written to a run directory with 
 
 Barbu is played by contract (deal i plays contract i % 7; the results per contract are kept
 too). ``--options`` adds agent options to every K (``nodes=3000,rollouts=64``).
+Barbu ``pimc`` solves the drawn deals only in the last ``solve`` tricks (4) and plays the
+first ones out on ``rollouts`` deals whatever K; ``--options solve=13`` solves every trick.
 Milliseconds per decision are timed on one core over the decisions of a fixed set of
 positions (every decision of a few deals of random play: bids or contract choices, doubles,
 card play at every trick), apart from the tournament.
