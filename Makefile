@@ -9,22 +9,26 @@ RAY_PIN := ray==2.60.0
 
 .PHONY: run test bench install clean clean-cache
 
+# The package and what it needs to run (make run); then the extras the tests use (make test).
 $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q $(TORCH_PIN)
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.extras: $(BIN)/cardsim
 	$(BIN)/pip install -q -e '.[dev,rl,ray]' $(RAY_PIN)
 	touch $@
 
-install: $(BIN)/cardsim
+install: $(VENV)/.extras
 
-run: install
+run: $(BIN)/cardsim
 	$(BIN)/cardsim run configs/debertz_heuristic_vs_random.yaml
 
 test: install
 	$(BIN)/python -m pytest tests
 
-bench: install
+bench: $(BIN)/cardsim
 	$(BIN)/cardsim bench debertz --players 4 --teams --hands 4000000 --threads 2
 
 clean:

@@ -3,9 +3,10 @@
 Every agent has ``reset(seed)`` and a batched ``act(observations, legal_masks) -> actions``.
 
 ``CompiledAgent``s (random, heuristic, ...) also have a numba policy: the table's compiled
-loops (``cardsim.table_nb``) call ``choose_action(kind, params, ...)`` of this package's policy
-set (``AGENT_POLICIES``: ``agents/<game>/policy_nb.py``) with the agent's ``kind`` id and float
-``params`` vector, so a simulation never returns to Python per move. A compiled policy reads
+loops (``cardsim.table_nb``) call it by the agent's ``kind`` id with its float ``params``
+vector, so a simulation never returns to Python per move. Each agent brings its
+``policies`` (``agents.policies``: the smallest set holding its own policy), and a table
+compiles only the union of its agents' sets. A compiled policy reads
 the engine state row of the seat to act, and only what that seat may know (its own cards,
 cards played, the trick, the turn-up and where it went, bids, voids shown, scores), which
 ``tests/agents`` checks by changing the hidden cards.
@@ -19,14 +20,10 @@ from typing import ClassVar
 import numpy as np
 
 from cardsim.errors import InvalidConfigError
-from cardsim.policy_nb import PolicySet
+from cardsim.games import GAMES
+from cardsim.policy_nb import RANDOM_POLICIES, PolicySet
 
 PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
-
-# The compiled policies of this package, by game: kind 0 random, 1 heuristic, 2 pimc
-# and 3 ismcts (policy_nb).
-AGENT_POLICIES = PolicySet("agents", {"debertz": "agents.debertz.policy_nb",
-                                      "barbu": "agents.barbu.policy_nb"})
 
 
 @dataclass(frozen=True)
@@ -71,13 +68,13 @@ class Agent:
 
 @dataclass
 class CompiledAgent(Agent):
-    """An agent with a numba policy: ``kind`` selects it in the game's ``choose_action``."""
+    """An agent with a numba policy: ``kind`` selects it in its ``policies``."""
 
     game: str
     options: dict[str, float] = field(default_factory=dict)
 
     kind: ClassVar[int] = -1
-    policies: ClassVar[PolicySet] = AGENT_POLICIES
+    policies: ClassVar[PolicySet] = RANDOM_POLICIES
     OPTIONS: ClassVar[dict[str, Option]] = {}
 
     def __post_init__(self):
@@ -139,10 +136,10 @@ class CompiledAgent(Agent):
 
     def reset(self, seed: int) -> None:
         """Seed the agent's own generator (its random choices, not the deals)."""
-        from cardsim import rng_nb
+        from cardsim import rng_nb, stream_keys
 
         self.seed = seed
-        self._rng = np.array([rng_nb.stream(seed, 0, 1 << 43)], dtype=np.uint64)
+        self._rng = np.array([rng_nb.stream(seed, 0, stream_keys.AGENT)], dtype=np.uint64)
 
 
 class EngineView(tuple):
@@ -156,5 +153,5 @@ class RandomAgent(CompiledAgent):
     """Uniformly random legal decisions (both games)."""
 
     name = "random"
-    games = ("debertz", "barbu")
+    games = GAMES
     kind = 0

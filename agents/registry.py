@@ -16,37 +16,51 @@ argument), or an agent object itself (no options then). What it gives must have 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import os
 import sys
 from typing import Any, Mapping
 
-from agents.base import Agent, RandomAgent
+from agents.base import Agent
 from cardsim.errors import InvalidConfigError
+from cardsim.games import GAMES
 
-GAMES = ("debertz", "barbu")
+# Every agent of this package by name: where its class is, imported only when the agent is
+# made or described (a heuristic table must not load torch or the search agents' modules).
+# "{game}" is filled in with each game the module exists for: agents/<game>/<module>.py,
+# whose ``AGENT`` is the class.
+AGENT_CLASSES = {
+    "random": "agents.base:RandomAgent",
+    "heuristic": "agents.{game}.heuristic:AGENT",
+    "pimc": "agents.{game}.pimc:AGENT",
+    "ismcts": "agents.ismcts:ISMCTSAgent",
+    "neural": "agents.neural.agent:NeuralAgent",
+}
 
 
-def _catalogue() -> dict[tuple[str, str], type]:
-    """(game, name) -> agent class. Imported lazily: agent modules pull in compiled code."""
-    from agents.barbu.heuristic import BarbuHeuristic
-    from agents.barbu.ismcts import BarbuISMCTS
-    from agents.barbu.pimc import BarbuPIMC
-    from agents.debertz.heuristic import DebertzHeuristic
-    from agents.debertz.ismcts import DebertzISMCTS
-    from agents.debertz.pimc import DebertzPIMC
-    from agents.neural.agent import NeuralAgent
+def _class_path(game: str, name: str) -> str | None:
+    """Where the class of agent ``name`` for ``game`` is, or None if there is none."""
+    path = AGENT_CLASSES.get(name)
+    if path is None:
+        return None
+    path = path.format(game=game)
+    if importlib.util.find_spec(path.partition(":")[0]) is None:
+        return None
+    return path
 
-    table = {}
-    for cls in (RandomAgent, DebertzHeuristic, BarbuHeuristic, DebertzPIMC, DebertzISMCTS,
-                BarbuPIMC, BarbuISMCTS, NeuralAgent):
-        for game in cls.games:
-            table[(game, cls.name)] = cls
-    return table
+
+def _agent_class(game: str, name: str) -> type | None:
+    path = _class_path(game, name)
+    if path is None:
+        return None
+    module, _, attr = path.partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    return cls if game in cls.games else None
 
 
 def agent_names(game: str) -> list[str]:
-    return sorted(name for g, name in _catalogue() if g == game)
+    return sorted(name for name in AGENT_CLASSES if _class_path(game, name) is not None)
 
 
 def _value(text: str):
@@ -71,8 +85,7 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidConfigError(f"agent must be a name like 'heuristic', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
-    known = {n for _, n in _catalogue()}
-    if name not in known and rest and "=" not in rest.partition(":")[0]:
+    if name not in AGENT_CLASSES and rest and "=" not in rest.partition(":")[0]:
         # an import path "package.module:Name", its options after a second colon
         attr, _, rest = rest.partition(":")
         name = f"{name}:{attr}"
@@ -104,7 +117,7 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
     name, options = parse_spec(spec)
     if is_import_path(name):
         return load_agent(name, options, game)
-    cls = _catalogue().get((game, name))
+    cls = _agent_class(game, name)
     if cls is None:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
@@ -173,9 +186,8 @@ def describe_agents(game: str) -> str:
     """Every agent of a game: a line with its name and description, then one indented line
     per option (default, allowed values, meaning)."""
     lines = []
-    for (g, name), cls in sorted(_catalogue().items()):
-        if g != game:
-            continue
+    for name in agent_names(game):
+        cls = _agent_class(game, name)
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         text_options = getattr(cls, "OPTION_HELP", {})  # options that are not numbers
         lines.append(f"{name}: {doc}" + ("" if cls.OPTIONS or text_options else

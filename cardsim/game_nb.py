@@ -20,9 +20,14 @@ import warnings
 from numba import types
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.core.imputils import lower_constant
-from numba.extending import (NativeValue, models, overload, register_model, typeof_impl,
-                             unbox)
-
+from numba.extending import (
+    NativeValue,
+    models,
+    overload,
+    register_model,
+    typeof_impl,
+    unbox,
+)
 
 # Inlining the face's kernels (themselves inlined engine kernels) into loops trips a pedantic
 # check of numba's IR on the scope of renamed variables; the compiled code is unaffected
@@ -102,6 +107,34 @@ def face(fn):
     of its own it would pay reference counting on every argument and was measured twice as
     slow in the simulation loops."""
     return overload(fn, inline="always")
+
+
+def game_piece(module: str, name: str, params: str, doc: str = ""):
+    """A function ``name(game, <params>)`` that calls function ``name(<params>)`` of the
+    game's module ``module`` (``"{game}"`` in it is filled in with the game's name): as plain
+    Python (NUMBA_DISABLE_JIT) and in compiled code, where the game's function is picked while
+    typing and inlined as a direct call. This is how code written once over the game tag
+    (searches, samplers) reaches each game's own pieces; ``params`` are the argument names,
+    e.g. ``"st, R"``.
+
+    The faces below are written out by hand; generated pieces serve the search layers, whose
+    pieces are many and differ only in their names and arguments."""
+
+    def game_function(game):
+        return getattr(importlib.import_module(module.format(game=_name(game))), name)
+
+    namespace = {"game_function": game_function}
+    params = params.strip()
+    head = f"game, {params}" if params else "game"
+    exec(f"def {name}({head}):\n"  # noqa: S102 - a fixed template of names
+         f"    return game_function(game)({params})\n", namespace)
+    exec(f"def compiled({head}):\n"  # noqa: S102
+         f"    k = game_function(game)\n"
+         f"    return lambda {head}: k({params})\n", namespace)
+    fn = namespace[name]
+    fn.__doc__ = doc
+    overload(fn, inline="always")(namespace["compiled"])
+    return fn
 
 
 # --- the face: plain Python (NUMBA_DISABLE_JIT) and its compiled overload -------------------

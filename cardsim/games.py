@@ -7,6 +7,13 @@ records, compiled face (``tag``, see cardsim.game_nb), statistics and the facts 
 buffers and check results (seats, sides, actions, decisions per deal, score bounds). Each
 game declares its facts in ``cardsim/<game>/contract.py`` and its compiled face in
 ``cardsim/<game>/face_nb.py``, under the same names in both games.
+
+**The registry.** A game is added by ``register_game(name)``: its package ``cardsim.<name>``
+(where compiled code finds its kernels by the game tag, cardsim.game_nb) must provide the parts of ``REQUIRED_PARTS``, each module
+with the names listed there; ``check_game`` says which are missing, and ``get`` checks a
+game once per process before handing out its contract. Every list of games (``GAMES``, the
+command line's choices, the agents' and the configs' checks) comes from the registry. The
+search agents need the pieces of ``SEARCH_PARTS`` too (``check_game(name, search=True)``).
 """
 
 from __future__ import annotations
@@ -22,7 +29,68 @@ import numpy as np
 from cardsim.errors import InvalidConfigError
 from cardsim.game_nb import GameTag
 
-GAMES = ("debertz", "barbu")
+# module of the game's package -> the names it must define (the contract, the compiled face,
+# the engine's step, observer, hand records, action names, statistics)
+REQUIRED_PARTS = {
+    "contract": ("TITLE", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM", "WHOLE_ITEM_NAME",
+                 "DEALS_PER_GAME", "ITEM_LABELS", "RULES_CLASS", "GAME_CLASS",
+                 "max_decisions_per_deal", "deal_score_bounds", "summarize", "bench",
+                 "record_line", "describe_state"),
+    "layout": ("STATE_WIDTH", "TURN", "PHASE", "PHASE_NAMES"),
+    "face_nb": ("GAME", "init_item", "legal", "num_seats", "deal_over", "game_over",
+                "item_over", "turn", "random_action", "random_legal", "policy_stream",
+                "duplicate_stream", "record_deal", "count_decisions", "seat_points",
+                "seat_won", "deals_played", "item_label", "force_contract", "deal_rewards",
+                "state_width", "play_random_deal"),
+    "engine_nb": ("step", "next_deal"),
+    "observe_nb": ("SPEC", "OBS_SIZE", "observe"),
+    "record": ("record_of_row", "replay"),
+    "actions": ("action_name",),
+    "simulate_nb": ("NUM_STATS", "S_DECISIONS"),
+}
+# what the search layer (cardsim.sample_nb, cardsim.solve_nb, cardsim.maxn_nb) asks of a game
+SEARCH_PARTS = {
+    "sample_nb": ("knowledge_width", "scratch_size", "knowledge", "draw_deal", "write_drawn"),
+    "solve_nb": ("POSITION_WIDTH", "position_of", "solve_root", "count_node", "trick_len",
+                 "settle_boundary", "table_key", "generation", "settle_node", "to_act",
+                 "maximises", "moves_of", "legal_of", "order_pick", "apply_card",
+                 "undo_card", "wide_with_budget", "start_solve", "solves_maxn",
+                 "share_budget", "restore_budget", "begin_card", "end_card", "play_scored",
+                 "maxn_root_value", "unplay_scored", "value_merged", "open_node",
+                 "undo_from_frame", "seat_utility"),
+}
+
+_REGISTRY: dict[str, str] = {}   # game name -> its package
+
+
+def register_game(name: str) -> None:
+    """Add game ``name``, whose parts are the modules of package ``cardsim.<name>``."""
+    if not name.isidentifier() or name in _REGISTRY:
+        raise InvalidConfigError(f"cannot register game {name!r}: the name must be a new "
+                                 f"identifier (registered: {', '.join(_REGISTRY)})")
+    _REGISTRY[name] = f"cardsim.{name}"
+    global GAMES
+    GAMES = tuple(_REGISTRY)
+
+
+def check_game(name: str, search: bool = False) -> list[str]:
+    """The parts game ``name`` lacks, as ``module.name`` (empty when it provides them all);
+    with ``search`` also the search layer's pieces."""
+    parts = dict(REQUIRED_PARTS, **(SEARCH_PARTS if search else {}))
+    missing = []
+    for part, names in parts.items():
+        try:
+            module = importlib.import_module(f"{_REGISTRY[name]}.{part}")
+        except ModuleNotFoundError:
+            missing.append(f"{part} (no module)")
+            continue
+        missing += [f"{part}.{n}" for n in names if not hasattr(module, n)]
+    return missing
+
+
+GAMES: tuple[str, ...] = ()
+register_game("debertz")
+register_game("barbu")
 
 
 @dataclass(frozen=True)
@@ -98,7 +166,10 @@ class Game:
         return 2 if getattr(rules, "teams", False) else self.players(rules)
 
     def side_of(self, rules, seat: int) -> int:
-        return seat % 2 if getattr(rules, "teams", False) else seat
+        """The scoring side of ``seat``: the rules' own ``side_of`` where they have sides,
+        else the seat itself."""
+        side_of = getattr(rules, "side_of", None)
+        return side_of(seat) if side_of is not None else seat
 
     # --- parts ----------------------------------------------------------------------------
     @property
@@ -209,8 +280,9 @@ class Game:
 
 @functools.lru_cache(maxsize=None)
 def _game_module(game: str, part: str) -> ModuleType:
-    """``cardsim.<game>.<part>``, looked up once (environments read parts on every step)."""
-    return importlib.import_module(f"cardsim.{game}.{part}")
+    """``<package>.<part>`` of a game, looked up once (environments read parts on every
+    step)."""
+    return importlib.import_module(f"{_REGISTRY[game]}.{part}")
 
 
 def _attr(path: str):
@@ -218,10 +290,19 @@ def _attr(path: str):
     return getattr(importlib.import_module(module), name)
 
 
+@functools.lru_cache(maxsize=None)
+def _checked(name: str) -> Game:
+    missing = check_game(name)
+    if missing:
+        raise InvalidConfigError(f"game {name!r} lacks parts of the game contract: "
+                                 f"{', '.join(missing)}")
+    return Game(name)
+
+
 def get(name) -> Game:
-    """The contract of game ``name`` ("debertz" or "barbu")."""
+    """The contract of a registered game (``GAMES``), checked once per process."""
     if isinstance(name, Game):
         return name
-    if name not in GAMES:
+    if name not in _REGISTRY:
         raise InvalidConfigError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    return Game(name)
+    return _checked(name)

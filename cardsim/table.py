@@ -31,7 +31,7 @@ import numpy as np
 
 from cardsim import games, table_nb
 from cardsim.errors import IllegalActionError, InvalidConfigError
-from cardsim.policy_nb import PYTHON, RANDOM, RANDOM_POLICIES, PolicySet
+from cardsim.policy_nb import PYTHON, RANDOM_POLICIES, PolicySet
 from cardsim.runtime import blocks_for, threads
 
 BATCH = 4096   # games per batch on the row-by-row path
@@ -77,14 +77,14 @@ def is_compiled(agent) -> bool:
 
 
 def policy_set_of(agents) -> PolicySet:
-    """The policy set the compiled agents among ``agents`` share (kind 0, the random policy,
-    draws alike in every set), or the engine's own when none needs another."""
-    sets = {id(a.policies): a.policies for a in agents
-            if a is not None and is_compiled(a) and int(a.kind) != RANDOM}
-    if len(sets) > 1:
-        raise InvalidConfigError("compiled agents from different policy sets cannot share a "
-                                 "table: " + ", ".join(map(repr, sets.values())))
-    return next(iter(sets.values()), RANDOM_POLICIES)
+    """The policies a table seating ``agents`` compiles: the union of its compiled agents'
+    sets (random play alone when none brings another). Two agents whose policies share a
+    kind id but differ are a clear error."""
+    sets = [a.policies for a in agents if a is not None and is_compiled(a)]
+    try:
+        return RANDOM_POLICIES.union(*sets)
+    except ValueError as e:
+        raise InvalidConfigError(f"compiled agents cannot share a table: {e}") from None
 
 
 def params_rows(agents) -> np.ndarray:

@@ -32,9 +32,17 @@ DEAL_END = 1   # paused at a deal end (hand records are read here)
 FINISHED = 2   # the item is over
 
 
+@njit(cache=True, **NO_REFCOUNT)
+def apply_action(game, st, R, action):
+    """The engine's step, compiled once per game and called (not inlined) by every loop that
+    applies an action: each inlined copy of the step costs seconds of compilation, in every
+    loop and for every policy set, and a call without reference counting costs little
+    beside the step itself."""
+    step(game, st, R, action)
+
+
 # Not inlined: called once per deal (or per stop for a Python seat), and compiled once per
-# game and policy set for every loop that calls it (each inlined copy of the engine's step
-# and the policies costs seconds of compilation).
+# game and policy set for every loop that calls it.
 @njit(cache=True, **NO_REFCOUNT)
 def play_compiled(game, policies, st, R, rng, i, kinds, params):
     """Compiled seats decide until the deal ends or a ``PYTHON`` seat is to act; returns the
@@ -45,16 +53,9 @@ def play_compiled(game, policies, st, R, rng, i, kinds, params):
         kind = kinds[seat]
         if kind == PYTHON:
             break
-        step(game, st, R, choose(policies, game, kind, params[seat], st, R, rng, i))
+        apply_action(game, st, R, choose(policies, game, kind, params[seat], st, R, rng, i))
         taken += 1
     return taken
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def apply_action(game, st, R, action):
-    """The engine's step for a decision made outside the compiled policies (a Python agent, a
-    learner): compiled once per game, not inlined into every loop that applies one."""
-    step(game, st, R, action)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,9 +100,21 @@ def simulate(game, policies, R, seed, first, n_items, whole, kinds, params, n_st
             hi = min(n_items, lo + per_block)
             simulate_block(game, policies, st, local_rules, rng, row, seed, first, lo, hi,
                            whole, local_kinds, local_params)
-            stats[b] = row
+            for j in range(n_stats):
+                stats[b, j] = row[j]
             b = next_block(counter)
-    return stats.sum(axis=0)
+    return column_sums(stats)
+
+
+@njit(cache=True)
+def column_sums(a):
+    """``a.sum(axis=0)`` of an int64 matrix, written out: numba's axis sum and row assignment
+    bring their error-message machinery, tens of seconds of first-run compilation."""
+    out = np.zeros(a.shape[1], dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[j] += a[i, j]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

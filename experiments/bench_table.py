@@ -14,6 +14,8 @@ import time
 
 import numpy as np
 
+from cardsim.games import GAMES
+
 
 class FirstLegal:
     """Plays the first legal action; counts its decisions."""
@@ -37,7 +39,7 @@ def bench(game: str, deals: int, batch: int, threads: int) -> dict:
     from experiments.tournament import seating_patterns
     from agents.registry import make_agent
 
-    rules = make_rules(game, players=2 if game == "debertz" else None)
+    rules = make_rules(game, players=min(games.get(game).player_counts))
     table = Table(game, rules, batch=batch)
     agent = FirstLegal()
     seating = Seating([agent, make_agent("heuristic", game)], seating_patterns(rules, 0, 1))
@@ -63,7 +65,7 @@ def main(argv=None) -> None:
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    for game in ("debertz", "barbu"):
+    for game in GAMES:
         print(bench(game, args.deals, args.batch, args.threads))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from cardsim.errors import InvalidConfigError
+from cardsim.games import GAMES
 
 KINDS = ("simulate", "tournament")
 
@@ -138,9 +139,9 @@ def _validate(data: Any) -> ExperimentConfig:
     if data["kind"] not in KINDS:
         raise InvalidConfigError(f"config key 'kind' has invalid value {data['kind']!r}; "
                                  f"allowed: {', '.join(KINDS)}")
-    if data["game"] not in ("debertz", "barbu"):
+    if data["game"] not in GAMES:
         raise InvalidConfigError(f"config key 'game' has invalid value {data['game']!r}; "
-                                 f"allowed: debertz, barbu")
+                                 f"allowed: {', '.join(GAMES)}")
     defaults = ExperimentConfig(name="", kind="", game="")
     for key, kind in ONLY_FOR.items():
         if key in data and data["kind"] != kind and data[key] != getattr(defaults, key):

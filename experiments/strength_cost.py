@@ -51,12 +51,11 @@ def decision_positions(game, R, count, seed):
 
 def pimc_decision(game):
     """The game's compiled ``pimc`` policy as ``decide(st, R, base, bits, params, rng)``."""
-    if game == "barbu":
-        from agents.barbu.pimc_nb import pimc_action
-        return lambda st, R, base, bits, params, rng: pimc_action(st, R, base, bits, params,
-                                                                  rng, 0)
-    from agents.debertz.pimc_nb import pimc_action
-    return lambda st, R, base, bits, params, rng: pimc_action(st, R, bits, params, rng, 0)
+    from agents.policies import PIMC
+
+    act = PIMC.function(game)
+    tag = games.get(game).tag
+    return lambda st, R, base, bits, params, rng: act(tag, params, st, R, base, bits, rng, 0)
 
 
 def ms_per_decision(agent, game, R, states):
@@ -73,9 +72,9 @@ def ms_per_decision(agent, game, R, states):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="debertz", choices=("debertz", "barbu"))
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="Debertz")
-    ap.add_argument("--teams", action="store_true", help="Debertz: 2 against 2")
+    ap.add_argument("--game", default=games.GAMES[0], choices=games.GAMES)
+    ap.add_argument("--players", type=int, help="a game with several table sizes: the seats")
+    ap.add_argument("--teams", action="store_true", help="2 against 2, where the game has teams")
     ap.add_argument("--samples", default="1,2,4,8,16,32")
     ap.add_argument("--options", default="", help="more pimc options, e.g. nodes=3000")
     ap.add_argument("--deals", type=int, default=400)
@@ -84,15 +83,17 @@ def main(argv=None):
     ap.add_argument("--out", default="runs")
     args = ap.parse_args(argv)
     ks = [int(k) for k in args.samples.split(",")]
-    barbu = args.game == "barbu"
-    if barbu:
-        from cardsim.barbu.rules import BarbuRules
-        rules = BarbuRules()
-        title = "Barbu, by contract"
-    else:
-        from cardsim.debertz.rules import DebertzRules
-        rules = DebertzRules(players=args.players, teams=args.teams)
-        title = f"Debertz {rules.players} players{' in teams' if rules.teams else ''}"
+    game = games.get(args.game)
+    by_contract = bool(game.item_labels)  # results by contract (Barbu)
+    table = {}
+    if len(game.player_counts) > 1:
+        table = {"players": args.players or min(game.player_counts), "teams": args.teams}
+    elif args.players is not None or args.teams:
+        ap.error(f"{game.title} is played by {game.player_counts[0]}: no --players or --teams")
+    rules = game.make_rules(conventions=table)
+    title = (f"{game.title}, by contract" if by_contract else
+             f"{game.title} {game.players(rules)} players"
+             f"{' in teams' if getattr(rules, 'teams', False) else ''}")
     R = rules.pack()
     states = decision_positions(args.game, R, 12, args.seed + 1)
     extra = f",{args.options}" if args.options else ""
@@ -106,12 +107,12 @@ def main(argv=None):
         spec = f"pimc:samples={k}{extra}"
         ms = ms_per_decision(make_agent(spec, args.game), args.game, R, states)
         result = tournament(args.game, rules, [spec, "heuristic"], deals=args.deals,
-                            seed=args.seed, n_threads=args.threads, by_contract=barbu)
+                            seed=args.seed, n_threads=args.threads, by_contract=by_contract)
         diff = result["pairings"][0]
         row = {"samples": k, "spec": spec, "ms_per_decision": ms,
                "difference": diff["difference"], "ci95": diff["difference_ci95"],
                "deals": args.deals}
-        if barbu:
+        if by_contract:
             row["by_contract"] = diff["by_contract"]
         rows.append(row)
         print(f"K={k:3d}  {ms:8.2f} ms/decision  pimc - heuristic {diff['difference']:+7.2f} "

@@ -67,3 +67,27 @@ def test_facts_hold_on_random_deals(name, kw):
         assert g.max_decisions_per_game(rules) == g.deals_per_game * bound
     else:
         assert g.max_decisions_per_game(rules) is None
+
+
+def test_every_registered_game_provides_the_whole_contract_and_the_search_pieces():
+    from cardsim import games
+
+    assert games.GAMES == ("debertz", "barbu")
+    for name in games.GAMES:
+        assert games.check_game(name, search=True) == []
+
+
+def test_a_game_lacking_parts_is_refused_naming_them(monkeypatch):
+    from cardsim import games
+    from cardsim.errors import InvalidConfigError
+
+    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))
+    monkeypatch.setattr(games, "GAMES", games.GAMES)
+    games.register_game("rules")  # cardsim.rules exists but is no game package
+    assert "rules" in games.GAMES
+    assert "contract (no module)" in games.check_game("rules")
+    with pytest.raises(InvalidConfigError, match="lacks parts of the game contract"):
+        games.get("rules")
+    with pytest.raises(InvalidConfigError, match="must be a new identifier"):
+        games.register_game("debertz")
+    games._checked.cache_clear()

@@ -11,6 +11,7 @@ from contextlib import redirect_stderr, redirect_stdout
 import numpy as np
 import pytest
 
+from agents.base import EngineView
 from agents.registry import make_agent
 from cardsim import games
 from cardsim.barbu.rules import BarbuRules
@@ -223,18 +224,70 @@ def test_a_torch_module_sits_at_the_table():
     assert result["agents"][0]["agent"] == "Net" and result["pairings"][0]["items"] == 40
 
 
-def test_compiled_agents_from_two_policy_sets_cannot_share_a_table():
+def test_a_table_compiles_the_union_of_its_agents_policy_sets():
+    from agents.policies import HEURISTIC_POLICIES, SEARCH_POLICIES
     from cardsim.errors import InvalidConfigError
-    from cardsim.policy_nb import RANDOM_POLICIES, PolicySet
+    from cardsim.policy_nb import RANDOM_POLICIES, CompiledPolicy, PolicySet
     from cardsim.table import RANDOM_AGENT, policy_set_of
 
-    other = type("Other", (), {"kind": 1, "params": np.zeros(2), "label": "other",
-                               "policies": PolicySet("other", {"debertz": "x", "barbu": "y"})})()
     heuristic = make_agent("heuristic", "debertz")
-    assert policy_set_of([RANDOM_AGENT, None]) is RANDOM_POLICIES
-    assert policy_set_of([RANDOM_AGENT, heuristic]) is heuristic.policies
-    with pytest.raises(InvalidConfigError, match="different policy sets"):
+    pimc = make_agent("pimc", "debertz")
+    assert policy_set_of([RANDOM_AGENT, None]) == RANDOM_POLICIES
+    assert policy_set_of([make_agent("random", "debertz")]) == RANDOM_POLICIES
+    assert policy_set_of([RANDOM_AGENT, heuristic]) == HEURISTIC_POLICIES
+    assert policy_set_of([heuristic, pimc, make_agent("ismcts", "debertz")]) == SEARCH_POLICIES
+    # a policy that claims the heuristic's kind id with other code cannot share its table
+    clash = CompiledPolicy.declare(1, "other", {"debertz": "x:y"})
+    other = type("Other", (), {"kind": 1, "params": np.zeros(2), "label": "other",
+                               "policies": PolicySet(clash)})()
+    with pytest.raises(InvalidConfigError, match="share kind 1"):
         Seating([heuristic, other], [[0, 1]])
     from cardsim.envs.selfplay import SelfPlayBatch
-    with pytest.raises(InvalidConfigError, match="different policy sets"):
+    with pytest.raises(InvalidConfigError, match="share kind 1"):
         SelfPlayBatch("debertz", 2, players=3, opponents=[None, heuristic, other])
+
+def test_a_heuristic_table_loads_neither_torch_nor_the_search_code():
+    """What a command seats is all it imports: a heuristic tournament's Python side imports
+    no torch (seconds and a few hundred MB) and no sampler or solver module."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from experiments import cli, tournament, run\n"
+            "from agents.registry import make_agent\n"
+            "from cardsim.table import Seating\n"
+            "for game in ('debertz', 'barbu'):\n"
+            "    Seating([make_agent('heuristic', game), make_agent('random', game)], [[0, 1]])\n"
+            "loaded = [m for m in sys.modules if m.split('.')[0] == 'torch'\n"
+            "          or m.endswith(('solve_nb', 'sample_nb', 'pimc_nb', 'ismcts_nb'))]\n"
+            "print(loaded)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_a_policy_set_sends_each_kind_to_its_own_policy(game):
+    """Kind 0 is random play in every set, drawing as the engine's own set does; kind 1 the
+    heuristic (a regression: an inlined dispatch once sent every kind to the first policy)."""
+    from agents.policies import HEURISTIC_POLICIES
+    from cardsim import game_nb, table_nb
+    from cardsim.policy_nb import RANDOM_POLICIES
+
+    g = games.get(game)
+    R = g.make_rules().pack()
+    S = np.zeros((40, g.layout.STATE_WIDTH), dtype=np.int64)
+    for k in range(40):
+        game_nb.init_item(g.tag, S[k], R, 7, k, False)
+    params = np.zeros(8)
+    drawn = {}
+    for policies in (RANDOM_POLICIES, HEURISTIC_POLICIES):
+        rng = np.array([np.uint64(12345)])
+        drawn[policies] = (table_nb.act_states(g.tag, policies, S, R, 0, params, rng), rng[0])
+    assert np.array_equal(drawn[RANDOM_POLICIES][0], drawn[HEURISTIC_POLICIES][0])
+    assert drawn[RANDOM_POLICIES][1] == drawn[HEURISTIC_POLICIES][1] != 12345
+    heuristic = make_agent("heuristic", game)
+    rng = np.array([np.uint64(12345)])
+    chosen = table_nb.act_states(g.tag, HEURISTIC_POLICIES, S, R, heuristic.kind,
+                                 heuristic.params, rng)
+    assert np.array_equal(chosen, heuristic.act(EngineView(S, R)))

@@ -67,6 +67,7 @@ shortness tie-break by 0.2; discarding the lowest card in Trumps beats the short
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.policies import HEURISTIC_POLICIES
 
 
 class BarbuHeuristic(CompiledAgent):
@@ -75,6 +76,7 @@ class BarbuHeuristic(CompiledAgent):
     name = "heuristic"
     games = ("barbu",)
     kind = 1
+    policies = HEURISTIC_POLICIES
     OPTIONS = {
         "double_margin": Option(0.0, -30.0, 60.0,
                                 "points our expected contract score must beat the target's by "
@@ -96,3 +98,6 @@ class BarbuHeuristic(CompiledAgent):
                                 "contract choice: gain over the mean divided by the contract's "
                                 "spread to this power (0 points, 1 standard deviations)"),
     }
+
+
+AGENT = BarbuHeuristic  # the class agents.registry makes for this name

@@ -14,10 +14,14 @@ loops compiled without reference counting (cardsim/jit.py).
 import numpy as np
 from numba import njit
 
+from agents.barbu.heuristic import BarbuHeuristic
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.bits_nb import highest_bit, lowest_bit, popcount
 from cardsim.jit import NO_REFCOUNT
+
+# the heuristic with its default options (the search agents' play-outs)
+DEFAULT_PARAMS = BarbuHeuristic("barbu").params
 
 ALL_CARDS = (1 << 52) - 1
 SUIT_BITS = (1 << 13) - 1
@@ -708,3 +712,17 @@ def heuristic_action(params, st, R, base, bits):
     if k < 0 or k > 62 or ((bits >> k) & 1) == 0:
         return base + lowest_bit(bits)  # never reached by design; keeps the policy legal
     return a
+
+
+@njit(cache=True, inline="always")
+def policy_action(game, params, st, R, base, bits, rng, i):
+    """The heuristic's decision at the table (the ``CompiledPolicy`` signature of
+    cardsim.policy_nb): legal set ``(base, bits)``, generator ``rng[i]``."""
+    return heuristic_action(params, st, R, base, bits)
+
+
+@njit(cache=True, inline="always")
+def rollout_action(st, R, base, bits, rng, i):
+    """The heuristic's decision with its default options, as the search agents' play-outs
+    take it."""
+    return heuristic_action(DEFAULT_PARAMS, st, R, base, bits)

@@ -10,6 +10,7 @@ games in parallel.
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.policies import SEARCH_POLICIES
 
 
 class BarbuPIMC(CompiledAgent):
@@ -18,6 +19,7 @@ class BarbuPIMC(CompiledAgent):
     name = "pimc"
     games = ("barbu",)
     kind = 2
+    policies = SEARCH_POLICIES
     OPTIONS = {
         "samples": Option(16, 1, 4096,
                           "deals drawn per decision (trick play: each solved; Domino, "
@@ -49,3 +51,6 @@ class BarbuPIMC(CompiledAgent):
                         "is tried on ``rollouts`` drawn deals played out by the heuristic "
                         "(13: every trick solved, 0: none)"),
     }
+
+
+AGENT = BarbuPIMC  # the class agents.registry makes for this name

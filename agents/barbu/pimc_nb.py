@@ -1,4 +1,5 @@
-"""Perfect-information Monte Carlo for Barbu (the ``pimc`` agent's compiled policy).
+"""Barbu's pieces of perfect-information Monte Carlo (the ``pimc`` agent; its driver is
+written once for both games in ``agents/pimc_nb.py``).
 
 **Trick play.** The seat draws ``samples`` deals of the cards it cannot see, each uniform
 among the deals consistent with what it knows (``cardsim.barbu.sample_nb``), solves each
@@ -43,21 +44,22 @@ deal is always used); decisions then depend on the machine's speed, so runs with
 not reproducible.
 """
 
-import time
-
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
 from agents.barbu.heuristic import BarbuHeuristic
 from agents.barbu.heuristic_nb import heuristic_action
+from agents.pimc_nb import best_of, pimc_action
+from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu import sample_nb as S
 from cardsim.barbu import solve_nb as V
 from cardsim.barbu.engine_nb import legal_mask, step
-from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.barbu.face_nb import GAME
+from cardsim.bits_nb import lowest_bit
 from cardsim.deal_split_nb import MAX_CARDS, shuffle_mask
 from cardsim.jit import WITH_REFCOUNT, ix
+from cardsim.sample_nb import sample_deal, sample_prepare
 
 # the agent's parameter vector (agents.barbu.pimc.BarbuPIMC.OPTIONS order)
 P_SAMPLES = 0
@@ -76,63 +78,76 @@ ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
 ALL_CARDS = (1 << 52) - 1
 
 
-@njit(cache=True)
-def now_ms():
-    """Milliseconds on a monotonic clock (for the optional time budget)."""
-    with objmode(t="float64"):
-        t = time.perf_counter() * 1000.0
-    return t
-
-
-@njit(cache=True, **WITH_REFCOUNT)
-def pimc_action(st, R, base, bits, params, rng, i):
-    """The pimc agent's action in ``st`` (legal set ``(base, bits)``), drawing from
-    ``rng[i]``."""
-    if popcount(bits) == 1:
-        return base + lowest_bit(bits)
+# --- this game's pieces of the driver written once for both games (agents.pimc_nb) ---------
+@njit(cache=True, inline="always")
+def special_action(st, R, base, bits, params, rng, i):
+    """Trick play while more than ``solve`` tricks are left, by play-outs; doubling by
+    play-outs or, with ``doubling=0``, as the heuristic; -1 for every other decision."""
     if st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO:
         if 13 - st[L.TRICK_NO] > params[P_SOLVE]:
             return play_by_rollouts(st, R, base, bits, params, rng, i)
-        return play_by_solving(st, R, base, bits, params, rng, i)
+        return -1
     if st[L.PHASE] == L.PH_DOUBLE:
         if params[P_DOUBLING] == 0:
             return heuristic_action(ROLLOUT_PARAMS, st, R, base, bits)
         return double_by_rollouts(st, R, base, bits, params, rng, i)
-    return base + choose_by_rollouts(st, R, base, bits, params, rng, i)
+    return -1
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def play_by_solving(st, R, base, mask, params, rng, i):
-    me = st[L.TURN]
-    samples = max(1, int(params[P_SAMPLES]))
-    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
-    nodes = int(params[P_NODES])
-    tt = V.solver_table(15 if nodes > 0 else 18)
-    values = np.zeros(52, dtype=np.int64)
-    total = np.zeros(64, dtype=np.float64)
-    squares = np.zeros(64, dtype=np.float64)  # of each card's gain over the heuristic's
-    h = heuristic_action(ROLLOUT_PARAMS, st, R, base, mask)
-    kn, ways = S.prepare(st, R, me)
-    start = now_ms() if params[P_MS] > 0 else 0.0
-    n = 0
-    for k in range(samples):
-        S.sample_deal(st, R, kn, ways, rng, i, deal)
-        V.position_of(deal, R, me, pos)
-        pos[V.P_BUDGET] = nodes
-        pos[V.P_MAXN] = params[P_MAXN]
-        V.solve_root(pos, tt, values)
-        n += 1
-        m = mask
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            total[c] += values[c]
-            gain = values[c] - values[h]
-            squares[c] += gain * gain
-        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
-            break
-    return beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
+@njit(cache=True, inline="always")
+def solves(st, R):
+    """Trick play is solved (Domino's card play is an option by play-outs)."""
+    return st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO
+
+
+@njit(cache=True, inline="always")
+def playout_value(deal, R, me, rng, i):
+    return rollout_score(deal, R, me)
+
+
+@njit(cache=True, inline="always")
+def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
+    """B2: the contract choice spends a contract the declarer must otherwise play on a later
+    hand: each contract's play-out on a fully random deal (an average later hand) is taken
+    off its total."""
+    if st[L.PHASE] != L.PH_CONTRACT:
+        return
+    buf = np.empty(MAX_CARDS, dtype=np.int64)
+    random_deal(st, rng, i, deal, buf)
+    m = bits
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        trial[:] = deal
+        step(trial, R, base + b)
+        total[b] -= rollout_score(trial, R, me)
+
+
+@njit(cache=True, inline="always")
+def solver_table(st, R, params):
+    return V.solver_table(15 if int(params[P_NODES]) > 0 else 18)
+
+
+@njit(cache=True, inline="always")
+def solver_position(deal, R, me, pos):
+    V.position_of(deal, R, me, pos)
+
+
+@njit(cache=True, inline="always")
+def solve_options(pos, params):
+    pos[V.P_BUDGET] = int(params[P_NODES])
+    pos[V.P_MAXN] = params[P_MAXN]
+
+
+@njit(cache=True, inline="always")
+def reference_card(st, R, base, bits):
+    """The heuristic's card: the gains of the others are measured against it."""
+    return heuristic_action(ROLLOUT_PARAMS, st, R, base, bits)
+
+
+@njit(cache=True, inline="always")
+def card_choice(total, squares, n, bits, h, params):
+    return beyond_margin(total, squares, n, bits, h, params[P_MARGIN])
 
 
 @njit(cache=True)
@@ -171,11 +186,11 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
     squares = np.zeros(64, dtype=np.float64)
     score = np.zeros(64, dtype=np.float64)
     h = heuristic_action(ROLLOUT_PARAMS, st, R, base, mask) - base
-    kn, ways = S.prepare(st, R, me)
+    kn, ways = sample_prepare(V.BARBU, st, R, me)
     start = now_ms() if params[P_MS] > 0 else 0.0
     n = 0
     for k in range(samples):
-        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        sample_deal(V.BARBU, st, R, kn, ways, rng, i, deal)
         m = mask
         while m != 0:
             c = lowest_bit(m)
@@ -194,19 +209,6 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
     return base + beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
-
-
-@njit(cache=True)
-def best_of(total, mask):
-    """The bit of ``mask`` with the highest total (the lowest among equals)."""
-    best = -1
-    m = mask
-    while m != 0:
-        a = lowest_bit(m)
-        m &= m - 1
-        if best < 0 or total[a] > total[best]:
-            best = a
-    return best
 
 
 @njit(cache=True)
@@ -250,13 +252,13 @@ def double_by_rollouts(st, R, base, bits, params, rng, i):
     other = lowest_bit(bits & ~1)
     deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
     trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    kn, ways = S.prepare(st, R, me)
+    kn, ways = sample_prepare(V.BARBU, st, R, me)
     start = now_ms() if params[P_MS] > 0 else 0.0
     n = 0
     total = 0.0
     squares = 0.0
     for k in range(samples):
-        S.sample_deal(st, R, kn, ways, rng, i, deal)
+        sample_deal(V.BARBU, st, R, kn, ways, rng, i, deal)
         trial[:] = deal
         step(trial, R, base + other)
         gain = rollout_score(trial, R, me)
@@ -273,36 +275,8 @@ def double_by_rollouts(st, R, base, bits, params, rng, i):
     return base + (other if mean > np.sqrt(spread / (n - 1)) else 0)
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def choose_by_rollouts(st, R, base, bits, params, rng, i):
-    """The bit of ``bits`` (action ``base`` + bit) with the best mean rollout score."""
-    me = st[L.TURN]
-    samples = rollout_count(params)
-    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    buf = np.empty(MAX_CARDS, dtype=np.int64)
-    total = np.zeros(64, dtype=np.float64)
-    kn, ways = S.prepare(st, R, me)
-    contract_choice = st[L.PHASE] == L.PH_CONTRACT
-    start = now_ms() if params[P_MS] > 0 else 0.0
-    for k in range(samples):
-        S.sample_deal(st, R, kn, ways, rng, i, deal)
-        m = bits
-        while m != 0:
-            b = lowest_bit(m)
-            m &= m - 1
-            trial[:] = deal
-            step(trial, R, base + b)
-            total[b] += rollout_score(trial, R, me)
-        if contract_choice:  # B2: what the contract would score on an average later hand
-            random_deal(st, rng, i, deal, buf)
-            m = bits
-            while m != 0:
-                b = lowest_bit(m)
-                m &= m - 1
-                trial[:] = deal
-                step(trial, R, base + b)
-                total[b] -= rollout_score(trial, R, me)
-        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
-            break
-    return best_of(total, bits)
+@njit(cache=True, inline="always")
+def policy_action(game, params, st, R, base, bits, rng, i):
+    """The pimc agent's decision at the table (the ``CompiledPolicy`` signature of
+    cardsim.policy_nb)."""
+    return pimc_action(GAME, st, R, base, bits, params, rng, i)

@@ -36,6 +36,7 @@ is set, and sees only what its seat may know.
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.policies import HEURISTIC_POLICIES
 
 
 class DebertzHeuristic(CompiledAgent):
@@ -44,6 +45,7 @@ class DebertzHeuristic(CompiledAgent):
     name = "heuristic"
     games = ("debertz",)
     kind = 1
+    policies = HEURISTIC_POLICIES
     OPTIONS = {
         "aggression": Option(0.5, 0.0, 1.0,
                              "bidding boldness: 0 needs a very strong hand to take the "
@@ -61,3 +63,6 @@ class DebertzHeuristic(CompiledAgent):
                           "share of decisions taken uniformly at random instead (exploration; "
                           "0 keeps the policy deterministic)"),
     }
+
+
+AGENT = DebertzHeuristic  # the class agents.registry makes for this name

@@ -9,22 +9,40 @@ rules. It never reads other seats' hands, the deck, the dead cards or the melds 
 
 Everything here works on scalars and int card masks and allocates nothing, so the policy runs
 inside the block loops compiled without reference counting (cardsim.jit.NO_REFCOUNT).
+
+Each phase's choice and the hand valuation are compiled as functions of their own (called once
+per decision), the small card helpers inlined: the policy inlined into one body was most of a
+table's first-run compilation.
 """
 
 import numpy as np
 from numba import njit
 
+from agents.debertz.heuristic import DebertzHeuristic
 from cardsim import rng_nb
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.debertz import actions as A
 from cardsim.debertz import layout as L
-from cardsim.debertz.engine_nb import (card_rank_value, mask_points, tricks_per_round,
-                                       winning_index)
+from cardsim.debertz.engine_nb import (
+    card_rank_value,
+    mask_points,
+    tricks_per_round,
+    winning_index,
+)
 from cardsim.debertz.melds_nb import KIND_DEBERTZ, meld_summary
-from cardsim.debertz.tables import (PLAIN_HIGHER, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_HIGHER,
-                                    TRUMP_POINTS, TRUMP_STRENGTH)
+from cardsim.debertz.tables import (
+    PLAIN_HIGHER,
+    PLAIN_POINTS,
+    PLAIN_STRENGTH,
+    TRUMP_HIGHER,
+    TRUMP_POINTS,
+    TRUMP_STRENGTH,
+)
 from cardsim.jit import NO_REFCOUNT
 from cardsim.rng_nb import random_bit
+
+# the heuristic with its default options (the search agents' play-outs)
+DEFAULT_PARAMS = DebertzHeuristic("debertz").params
 
 # Parameter slots: the order of DebertzHeuristic.OPTIONS (agents/debertz/heuristic.py).
 P_AGGRESSION = 0
@@ -123,7 +141,7 @@ def without_voids(cards, voids):
 # ---------------------------------------------------------------------------------------------
 # bidding (D4) and the seven swap (D5)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def hand_value(hand, trump, gone, debertz_trump_only, trump_wins_tie):
     """Rough worth of ``hand`` with ``trump``, in points-like units: trumps by rank among the
     unknown trumps and by length, masters and guarded tens of the side suits, short side
@@ -207,7 +225,7 @@ def bidding_hand(hand, seat, turnup, trump, round1, players, dealer, turnup_to_d
     return hand, up
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def bid_choice(st, R, mask, params):
     """D4: play / pass in round 1; the best suit or pass in round 2 (the dealer under the
     obligation names the best suit)."""
@@ -241,7 +259,7 @@ def bid_choice(st, R, mask, params):
     return A.NAME_SUIT + best_s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def swap_choice(st, R, params):
     """D5: swap the 7 of trump for the turn-up unless that loses value (a sequence)."""
     if params[P_SWAP] < 0.5:
@@ -326,7 +344,7 @@ def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def play_choice(st, R, mask, params):
     """D8: the card to play."""
     n = R[L.R_PLAYERS]
@@ -448,7 +466,7 @@ def play_choice(st, R, mask, params):
     return disc_card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams, counting, holder,
                 up_bit, my_trumps, has_trumps):
     """D8: the card to lead: trump management, masters, the last tricks, then a low card."""
@@ -548,7 +566,7 @@ def lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams, coun
 # ---------------------------------------------------------------------------------------------
 # the policy
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def policy_choice(st, R, mask, params):
     """The heuristic's own choice for the seat to act, without the random share and without
     the legality guard of ``heuristic_action`` (tests check it is always legal)."""
@@ -574,3 +592,17 @@ def heuristic_action(st, R, mask, params, rng, i):
     if a < 0 or not (mask >> a) & 1:
         a = lowest_bit(mask)  # never reached by a correct policy; keeps every move legal
     return a
+
+
+@njit(cache=True, inline="always")
+def policy_action(game, params, st, R, base, bits, rng, i):
+    """The heuristic's decision at the table (the ``CompiledPolicy`` signature of
+    cardsim.policy_nb): legal set ``(base, bits)`` (Debertz: base 0), generator ``rng[i]``."""
+    return heuristic_action(st, R, bits, params, rng, i)
+
+
+@njit(cache=True, inline="always")
+def rollout_action(st, R, base, bits, rng, i):
+    """The heuristic's decision with its default options, as the search agents' play-outs
+    take it."""
+    return heuristic_action(st, R, bits, DEFAULT_PARAMS, rng, i)

@@ -8,6 +8,7 @@ Compiled, so tournaments run it inside the table over many games in parallel.
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.policies import SEARCH_POLICIES
 
 
 class DebertzPIMC(CompiledAgent):
@@ -16,6 +17,7 @@ class DebertzPIMC(CompiledAgent):
     name = "pimc"
     games = ("debertz",)
     kind = 2
+    policies = SEARCH_POLICIES
     OPTIONS = {
         "samples": Option(16, 1, 4096,
                           "deals drawn per decision (card play: each solved; bidding and "
@@ -38,3 +40,6 @@ class DebertzPIMC(CompiledAgent):
                            "a play-out costs far less than a solve, and a bid decided on a "
                            "few deals is a noisy one"),
     }
+
+
+AGENT = DebertzPIMC  # the class agents.registry makes for this name

@@ -1,4 +1,5 @@
-"""Perfect-information Monte Carlo for Debertz (the ``pimc`` agent's compiled policy).
+"""Debertz's pieces of perfect-information Monte Carlo (the ``pimc`` agent; its driver is
+written once for both games in ``agents/pimc_nb.py``).
 
 **Card play.** The seat draws ``samples`` deals of the cards it cannot see, each uniform
 among the deals consistent with what it knows (``cardsim.debertz.sample_nb``), solves each
@@ -27,19 +28,14 @@ deal is always used); decisions then depend on the machine's speed, so runs with
 not reproducible.
 """
 
-import time
+from numba import njit
 
-import numpy as np
-from numba import njit, objmode
-
-from agents.debertz.heuristic import DebertzHeuristic
-from agents.debertz.heuristic_nb import heuristic_action
-from cardsim.bits_nb import lowest_bit, popcount
+from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
+from agents.pimc_nb import best_of, pimc_action
 from cardsim.debertz import layout as L
-from cardsim.debertz import sample_nb as S
 from cardsim.debertz import solve_nb as V
 from cardsim.debertz.engine_nb import legal_mask, side_of, step
-from cardsim.jit import WITH_REFCOUNT
+from cardsim.debertz.face_nb import GAME
 
 # the agent's parameter vector (agents.debertz.pimc.DebertzPIMC.OPTIONS order)
 P_SAMPLES = 0
@@ -49,15 +45,7 @@ P_MAXN = 3   # with three or four sides: 0 paranoid, 1 max-n on round points, 2 
 P_ROLLOUTS = 4  # deals played out per option in bidding and the swap (0: ``samples``)
 
 # the heuristic with its default options plays the rollouts of bidding decisions
-ROLLOUT_PARAMS = DebertzHeuristic("debertz").params
-
-
-@njit(cache=True)
-def now_ms():
-    """Milliseconds on a monotonic clock (for the optional time budget)."""
-    with objmode(t="float64"):
-        t = time.perf_counter() * 1000.0
-    return t
+ROLLOUT_PARAMS = DEFAULT_PARAMS
 
 
 @njit(cache=True)
@@ -68,56 +56,16 @@ def table_bits(st, R):
     return 10 + min(left, 7)
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def pimc_action(st, R, mask, params, rng, i):
-    """The pimc agent's action in ``st`` (a member of ``mask``), drawing from ``rng[i]``."""
-    if popcount(mask) == 1:
-        return lowest_bit(mask)
-    if st[L.PHASE] == L.PH_PLAY:
-        return play_by_solving(st, R, mask, params, rng, i)
-    return choose_by_rollouts(st, R, mask, params, rng, i)
+# --- this game's pieces of the driver written once for both games (agents.pimc_nb) ---------
+@njit(cache=True, inline="always")
+def special_action(st, R, base, bits, params, rng, i):
+    """Every decision is card play by solving or an option by play-outs."""
+    return -1
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def play_by_solving(st, R, mask, params, rng, i):
-    me = st[L.TURN]
-    samples = max(1, int(params[P_SAMPLES]))
-    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
-    tt = V.new_table(table_bits(st, R))
-    values = np.zeros(32, dtype=np.int64)
-    total = np.zeros(32, dtype=np.float64)
-    kn, ways = S.prepare(st, R, me)
-    side = side_of(me, R[L.R_TEAMS])
-    start = now_ms() if params[P_MS] > 0 else 0.0
-    for k in range(samples):
-        if S.sample_deal(st, R, kn, ways, rng, i, deal) < 0:
-            break  # no consistent deal: cannot happen in a real position
-        V.position_of(deal, R, side, pos)
-        pos[V.P_BUDGET] = int(params[P_NODES])
-        pos[V.P_MAXN] = params[P_MAXN]
-        V.solve_root(pos, tt, values)
-        m = mask
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            total[c] += values[c]
-        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
-            break
-    return best_of(total, mask)
-
-
-@njit(cache=True)
-def best_of(total, mask):
-    """The action of ``mask`` with the highest total (the lowest id among equals)."""
-    best = -1
-    m = mask
-    while m != 0:
-        a = lowest_bit(m)
-        m &= m - 1
-        if best < 0 or total[a] > total[best]:
-            best = a
-    return best
+@njit(cache=True, inline="always")
+def solves(st, R):
+    return st[L.PHASE] == L.PH_PLAY
 
 
 @njit(cache=True)
@@ -134,6 +82,16 @@ def rollout_value(deal, R, side, rng, i):
     return deal[L.RECORDED + side] - others / (sides - 1)
 
 
+@njit(cache=True, inline="always")
+def playout_value(deal, R, me, rng, i):
+    return rollout_value(deal, R, side_of(me, R[L.R_TEAMS]), rng, i)
+
+
+@njit(cache=True, inline="always")
+def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
+    """Bids and the swap are valued by their play-outs alone."""
+
+
 @njit(cache=True)
 def rollout_count(params):
     """Deals drawn for a bidding or swap decision: ``rollouts``, else ``samples``."""
@@ -142,26 +100,37 @@ def rollout_count(params):
     return max(1, int(params[P_SAMPLES]))
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def choose_by_rollouts(st, R, mask, params, rng, i):
-    me = st[L.TURN]
-    samples = rollout_count(params)
-    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    total = np.zeros(64, dtype=np.float64)
-    kn, ways = S.prepare(st, R, me)
-    side = side_of(me, R[L.R_TEAMS])
-    start = now_ms() if params[P_MS] > 0 else 0.0
-    for k in range(samples):
-        if S.sample_deal(st, R, kn, ways, rng, i, deal) < 0:
-            break
-        m = mask
-        while m != 0:
-            a = lowest_bit(m)
-            m &= m - 1
-            trial[:] = deal
-            step(trial, R, a)
-            total[a] += rollout_value(trial, R, side, rng, i)
-        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
-            break
-    return best_of(total, mask)
+@njit(cache=True, inline="always")
+def solver_table(st, R, params):
+    return V.new_table(table_bits(st, R))
+
+
+@njit(cache=True, inline="always")
+def solver_position(deal, R, me, pos):
+    """The drawn deal solved for the seat's side."""
+    V.position_of(deal, R, side_of(me, R[L.R_TEAMS]), pos)
+
+
+@njit(cache=True, inline="always")
+def solve_options(pos, params):
+    pos[V.P_BUDGET] = int(params[P_NODES])
+    pos[V.P_MAXN] = params[P_MAXN]
+
+
+@njit(cache=True, inline="always")
+def reference_card(st, R, base, bits):
+    """No reference card: the best mean value decides alone."""
+    return -1
+
+
+@njit(cache=True, inline="always")
+def card_choice(total, squares, n, bits, h, params):
+    """The card with the best mean value (the lowest id among equals)."""
+    return best_of(total, bits)
+
+
+@njit(cache=True, inline="always")
+def policy_action(game, params, st, R, base, bits, rng, i):
+    """The pimc agent's decision at the table (the ``CompiledPolicy`` signature of
+    cardsim.policy_nb)."""
+    return pimc_action(GAME, st, R, base, bits, params, rng, i)

@@ -20,6 +20,7 @@ from agents.neural.checkpoint import check_rules, load_checkpoint
 from agents.neural.network import masked
 from agents.neural.shipped import checkpoint_path
 from cardsim import games
+from cardsim.games import GAMES
 from cardsim.errors import InvalidConfigError
 
 
@@ -27,7 +28,7 @@ class NeuralAgent(Agent):
     """A trained network (checkpoint=PATH from cardsim train): the legal action it rates best."""
 
     name = "neural"
-    games = ("debertz", "barbu")
+    games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "checkpoint": "a shipped checkpoint's name (debertz-2p, debertz-2v2, barbu) or the "

@@ -19,10 +19,9 @@ Seats wrap round the table with ``& 3``: seat arithmetic here is never negative,
 non-negative numbers ``x & 3 == x % 4`` without Python's sign correction.
 """
 
-import numpy as np
 from numba import njit
 
-from cardsim import rng_nb
+from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.bits_nb import fill_legal, popcount
@@ -35,7 +34,7 @@ ACE_HEARTS = 1 << (13 + 12)
 QUEENS = (1 << 10) | (1 << 23) | (1 << 36) | (1 << 49)
 RANK_BITS = 1 | (1 << 13) | (1 << 26) | (1 << 39)   # the four cards of rank 0; << rank for others
 DOMINO_POINTS = (45, 20, 5, -5)                     # B5: first, second, third, last out
-GAME_STREAM_KEY = 1 << 40                           # stream key of match-level draws
+GAME_STREAM_KEY = stream_keys.GAME  # match-level draws
 
 
 # ---------------------------------------------------------------------------------------------

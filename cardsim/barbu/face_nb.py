@@ -7,17 +7,25 @@ deal ``i % 28`` of match ``i // 28``. The legal set is ``(base, bits)`` (80 acti
 
 from numba import njit
 
-from cardsim import rng_nb
+from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import init_game, legal_mask, step
-from cardsim.barbu.simulate_nb import (S_DECISIONS, init_hand_item,  # noqa: F401
-                                       play_random_deal, policy_stream as _policy,
-                                       random_action as _random, record_deal_stats)
+from cardsim.barbu.simulate_nb import (  # noqa: F401
+    S_DECISIONS,
+    init_hand_item,
+    play_random_deal,
+    record_deal_stats,
+)
+from cardsim.barbu.simulate_nb import policy_stream as _policy
+from cardsim.barbu.simulate_nb import random_action as _random
+from cardsim.game_nb import GameTag
 from cardsim.jit import NO_REFCOUNT
 
-DUPLICATE_KEY = 1 << 44  # decisions of pattern p of item i: stream(seed, i, DUPLICATE_KEY + p)
+DUPLICATE_KEY = stream_keys.DUPLICATE  # pattern p of item i: stream(seed, i, DUPLICATE_KEY + p)
 
+
+GAME = GameTag("barbu")  # this game's tag: code written once over the tag, for Barbu
 
 @njit(cache=True, inline="always")
 def init_item(st, R, seed, item, whole):
@@ -62,6 +70,13 @@ def turn(st):
 def random_action(st, R, rng, i):
     """The uniformly random legal action (nothing drawn when only one is legal)."""
     base, bits = legal_mask(st, R)
+    return _random(base, bits, rng, i)
+
+
+@njit(cache=True, inline="always")
+def random_legal(base, bits, rng, i):
+    """A uniformly random member of the legal set ``(base, bits)`` (nothing drawn when only
+    one is legal)."""
     return _random(base, bits, rng, i)
 
 
@@ -122,12 +137,6 @@ def deal_rewards(st, R, rewards):
     """Each seat gets its deal score (B7.3) of the deal that just ended."""
     for s in range(4):
         rewards[s] += st[L.DEAL_SCORES + s]
-
-
-@njit(cache=True, inline="always")
-def choose_action(kind, params, st, R, rng, i):
-    """The engine's own policy set (cardsim.policy_nb.RANDOM_POLICIES): random only."""
-    return random_action(st, R, rng, i)
 
 
 @njit(cache=True, inline="always")

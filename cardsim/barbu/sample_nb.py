@@ -22,16 +22,26 @@ about the hands: they constrain no card.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import HEARTS, KING_HEARTS, RANK_BITS, SUIT_BITS
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.deal_split_nb import (CORE_WIDTH, KN_CAP, KN_FORBID, KN_HOLDER, KN_HOLDERS,
-                                   KN_POOL, KN_SEAT, KN_UNCONSTRAINED, MAX_CARDS,
-                                   count_completions, draw_hidden, holder_of, new_ways,
-                                   prepare_classes)
+from cardsim.deal_split_nb import (
+    CORE_WIDTH,
+    KN_CAP,
+    KN_FORBID,
+    KN_HOLDER,
+    KN_HOLDERS,
+    KN_POOL,
+    KN_SEAT,
+    KN_UNCONSTRAINED,
+    MAX_CARDS,
+    draw_hidden,
+    holder_of,
+    prepare_classes,
+)
 from cardsim.jit import WITH_REFCOUNT, ix
 
 ALL_CARDS = (1 << 52) - 1
@@ -171,35 +181,18 @@ def write_deal(st, kn, held, out):
             pos += 1
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def sample_deal(st, R, kn, ways, rng, i, out):
-    """``draw_deal``, written as a whole state row ``out`` (write_deal)."""
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(MAX_CARDS, dtype=np.int64)
-    tries = draw_deal(st, R, kn, ways, rng, i, held, buf)
+# --- the pieces of the entry points written once for both games (cardsim.sample_nb) -------
+@njit(cache=True, inline="always")
+def knowledge_width():
+    return KNOWLEDGE_WIDTH
+
+
+@njit(cache=True, inline="always")
+def scratch_size():
+    return MAX_CARDS
+
+
+@njit(cache=True, inline="always")
+def write_drawn(st, R, kn, held, tries, rng, i, out):
+    """The deal ``draw_deal`` drew (``tries`` draws) as a whole state row ``out``."""
     write_deal(st, kn, held, out)
-    return tries
-
-
-@njit(cache=True, **WITH_REFCOUNT)
-def prepare(st, R, me):
-    """What seat ``me`` knows in ``st`` and its completion counts: ``(kn, ways)``, ready for
-    ``sample_deal`` / ``draw_deal``."""
-    kn = np.zeros(KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = new_ways()
-    knowledge(st, R, me, kn)
-    count_completions(kn, ways)
-    return kn, ways
-
-
-@njit(cache=True, parallel=True)
-def sample_rows(states, R, seats, count, rng, out):
-    """Batched sampling: for each row ``g`` of ``states``, ``count`` deals for seat
-    ``seats[g]`` into ``out[g, k]`` (shape (N, count, STATE_WIDTH)), from generator
-    ``rng[g]``. Returns the number of draws per row."""
-    tries = np.zeros(states.shape[0], dtype=np.int64)
-    for g in prange(states.shape[0]):
-        kn, ways = prepare(states[g], R, seats[g])
-        for k in range(count):
-            tries[g] += sample_deal(states[g], R, kn, ways, rng, g, out[g, k])
-    return tries

@@ -20,7 +20,7 @@ action draws nothing from the generator.
 
 from numba import njit, prange
 
-from cardsim import rng_nb
+from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_of, init_game,
@@ -28,8 +28,8 @@ from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_
 from cardsim.bits_nb import nth_bit, popcount
 from cardsim.jit import NO_REFCOUNT
 
-POLICY_KEY = 1 << 41
-HANDS_KEY = 1 << 42
+POLICY_KEY = stream_keys.POLICY
+HANDS_KEY = stream_keys.HANDS
 
 # Columns of the statistics array (one row per block, summed at the end).
 S_DEALS = 0             # deals played

@@ -42,10 +42,9 @@ from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUI
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.maxn_nb import (F_SAVED, F_SLOT, FRAME_WIDTH, MAX_DEPTH, open_frame,
-                             probe_scores, search_maxn)
-from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
-                                      new_table, tt_matches, tt_save, tt_slot)
+from cardsim.maxn_nb import F_SAVED, F_SLOT, open_frame, probe_scores
+from cardsim.solve_nb import solve_root as solve_cards
+from cardsim.transposition_nb import INF, new_table
 
 # the solver's position row
 P_HANDS = 0          # [4] cards held
@@ -327,81 +326,83 @@ def last_trick(pos):
     return pos[P_WEIGHT + top] * trick_points(pos[P_CONTRACT], tmask, 1)
 
 
-@njit(cache=True)
-def search(pos, tt, alpha, beta):
-    """Value of the rest of the deal from ``pos`` (module docstring), within the window
-    (alpha, beta) as alpha-beta bounds."""
+# --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
+@njit(cache=True, inline="always")
+def position_width():
+    return POSITION_WIDTH
+
+
+@njit(cache=True, inline="always")
+def count_node(pos):
     pos[P_NODES] += 1
-    tlen = pos[P_TRICK_LEN]
-    key = 0
-    slot = 0
-    tt_move = -1
-    alpha0 = alpha
-    beta0 = beta
-    if tlen == 0:
-        if pos[P_TRICKS_LEFT] == 0:
-            return 0
-        held = pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
-        left = points_left(pos[P_CONTRACT], held, pos[P_TRICKS_LEFT])
-        if left == 0:
-            return 0  # B4: nothing left to score (No Queens and No King end here)
-        if pos[P_TRICKS_LEFT] == 1:
-            return last_trick(pos)
-        # every trick's points have the sign of what is left and go to one seat: the value
-        # lies between the smallest and the largest weight times what is left
-        lowest = pos[P_WEIGHT_MIN] * left if left > 0 else pos[P_WEIGHT_MAX] * left
-        highest = pos[P_WEIGHT_MAX] * left if left > 0 else pos[P_WEIGHT_MIN] * left
-        if lowest >= beta:
-            return lowest
-        if highest <= alpha:
-            return highest
-        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
-            return static_value(pos)
-        key = held | (pos[P_LEADER] << 52)
-        slot = tt_slot(tt, key)
-        if tt_matches(tt, slot, key, pos[P_GEN]):
-            lo = tt[slot, TT_LOWER]
-            hi = tt[slot, TT_UPPER]
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            tt_move = tt[slot, TT_MOVE]
-    seat = to_act(pos)
-    maximise = seat == pos[P_SEAT]
-    moves = distinct_cards(pos, legal_of(pos, seat))
-    best = -INF if maximise else INF
-    best_move = -1
-    first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
-    while True:
-        if first >= 0:
-            card = first
-            first = -1
-        elif moves != 0:
-            card = order_pick(pos, moves, seat)
-        else:
-            break
-        moves &= ~(1 << card)
-        saved, gained = apply_card(pos, seat, card)
-        v = gained + search(pos, tt, alpha - gained, beta - gained)
-        undo_card(pos, seat, card, saved)
-        if maximise:
-            if v > best:
-                best = v
-                best_move = card
-            alpha = max(alpha, v)
-        else:
-            if v < best:
-                best = v
-                best_move = card
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    if tlen == 0:
-        tt_save(tt, slot, key, pos[P_GEN], best, alpha0, beta0, best_move)
-    return best
+
+
+@njit(cache=True, inline="always")
+def trick_len(pos):
+    return pos[P_TRICK_LEN]
+
+
+@njit(cache=True, inline="always")
+def generation(pos):
+    return pos[P_GEN]
+
+
+@njit(cache=True, inline="always")
+def held_cards(pos):
+    return pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
+
+
+@njit(cache=True, inline="always")
+def table_key(pos):
+    """The transposition key of a trick boundary: the cards still out and the leader."""
+    return held_cards(pos) | (pos[P_LEADER] << 52)
+
+
+@njit(cache=True, inline="always")
+def settle_boundary(pos, alpha, beta):
+    """A trick boundary valued at once: the deal's end, nothing left to score, the last
+    trick (nothing is chosen), a bound outside the window, or with the budget spent the
+    static count."""
+    if pos[P_TRICKS_LEFT] == 0:
+        return True, 0
+    left = points_left(pos[P_CONTRACT], held_cards(pos), pos[P_TRICKS_LEFT])
+    if left == 0:
+        return True, 0  # B4: nothing left to score (No Queens and No King end here)
+    if pos[P_TRICKS_LEFT] == 1:
+        return True, last_trick(pos)
+    # every trick's points have the sign of what is left and go to one seat: the value
+    # lies between the smallest and the largest weight times what is left
+    lowest = pos[P_WEIGHT_MIN] * left if left > 0 else pos[P_WEIGHT_MAX] * left
+    highest = pos[P_WEIGHT_MAX] * left if left > 0 else pos[P_WEIGHT_MIN] * left
+    if lowest >= beta:
+        return True, lowest
+    if highest <= alpha:
+        return True, highest
+    if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+        return True, static_value(pos)
+    return False, 0
+
+
+@njit(cache=True, inline="always")
+def settle_node(pos, alpha, beta):
+    """Nothing more to settle within a trick; no killer leads."""
+    return False, 0, -1
+
+
+@njit(cache=True, inline="always")
+def maximises(pos, seat):
+    return seat == pos[P_SEAT]
+
+
+@njit(cache=True, inline="always")
+def moves_of(pos, seat):
+    return distinct_cards(pos, legal_of(pos, seat))
+
+
+@njit(cache=True, inline="always")
+def wide_with_budget(pos):
+    """A budgeted solve searches one wide window."""
+    return pos[P_BUDGET] > 0
 
 
 @njit(cache=True)
@@ -573,45 +574,63 @@ def seat_utility(pos, seat, scores, d):
     return utility(pos, seat, scores, d)
 
 
-@njit(cache=True)
-def maxn_value(pos, tt, scores, frames, winner, points):
-    """The seat's deal score from the rest of the deal under max-n, after a root card whose
-    trick (if it completed one) went to ``winner`` for ``points``."""
-    search_maxn(BARBU, pos, tt, scores, frames, pos[P_GEN])
+@njit(cache=True, inline="always")
+def maxn_root_value(pos, scores, winner, points):
+    """The seat's deal score under max-n once ``search_maxn`` has run, after a root card
+    whose trick (if it completed one) went to ``winner`` for ``points``."""
     if winner >= 0:
         scores[0, winner] += points
     return utility(pos, pos[P_SEAT], scores, 0)
 
 
-@njit(cache=True)
-def exact_value(pos, tt, guess):
-    """The ``search`` value of ``pos`` by zero-window tests (MTD(f), Plaat et al.), starting
-    at ``guess``; the transposition table carries what earlier tests learned. With a node
-    budget, one wide window instead: each zero-window test would meet the budget's static
-    values anew. (One call site of ``search``: numba's cache cannot link a recursive
-    function called from two places of one caller.)"""
-    wide = pos[P_BUDGET] > 0
-    lo = -INF
-    hi = INF
-    g = guess
-    tests = 0
-    while lo < hi:
-        if wide:
-            beta = INF
-        elif tests < 3 or hi - lo > 1 << 18:
-            beta = g + 1 if g == lo else g
-        else:
-            beta = lo + (hi - lo + 1) // 2
-        v = search(pos, tt, -INF if wide else beta - 1, beta)
-        if wide:
-            return v
-        if v < beta:
-            hi = v
-        else:
-            lo = v
-        g = v
-        tests += 1
-    return g
+@njit(cache=True, inline="always")
+def unplay_scored(pos, winner, points):
+    """Nothing to take back beyond ``undo_card``."""
+
+
+@njit(cache=True, inline="always")
+def start_solve(pos, gen):
+    pos[P_GEN] = gen
+    pos[P_TOTAL_NODES] = 0
+
+
+@njit(cache=True, inline="always")
+def solves_maxn(pos):
+    return pos[P_MAXN] != 0
+
+
+@njit(cache=True, inline="always")
+def share_budget(pos, cards):
+    """The budget is each root card's own."""
+    return pos[P_BUDGET]
+
+
+@njit(cache=True, inline="always")
+def restore_budget(pos, budget):
+    pos[P_BUDGET] = budget
+
+
+@njit(cache=True, inline="always")
+def begin_card(pos, maxn):
+    """Each root card's search has the whole budget."""
+    pos[P_NODES] = 0
+    return 0
+
+
+@njit(cache=True, inline="always")
+def end_card(pos, maxn, token):
+    pos[P_TOTAL_NODES] += pos[P_NODES]
+
+
+@njit(cache=True, inline="always")
+def value_merged(pos, legal, searched, values):
+    """A merged card takes the value of the nearest searched card above it in its suit."""
+    m = legal & ~searched
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        above = searched & (SUIT_BITS << (13 * (c // 13))) & ~((2 << c) - 1)
+        values[c] = values[lowest_bit(above)]
 
 
 @njit(cache=True, **WITH_REFCOUNT)
@@ -619,37 +638,8 @@ def solve_root(pos, tt, values):
     """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
     act, exact unless the node budget ``pos[P_BUDGET]`` of a card's search runs out; other
     entries are left as they are. Returns the legal cards' mask. Equal cards get the value of
-    the one searched."""
-    pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
-    pos[P_TOTAL_NODES] = 0
-    seat = to_act(pos)
-    legal = legal_of(pos, seat)
-    searched = distinct_cards(pos, legal)
-    scores = np.zeros((MAX_DEPTH, 4), dtype=np.int64)  # max-n: one row per depth
-    frames = np.zeros((MAX_DEPTH, FRAME_WIDTH), dtype=np.int64)
-    guess = 0
-    m = searched
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        pos[P_NODES] = 0
-        if pos[P_MAXN]:
-            saved, winner, points = play_scored(pos, seat, c)
-            values[c] = maxn_value(pos, tt, scores, frames, winner, points)
-        else:
-            saved, gained = apply_card(pos, seat, c)
-            guess = exact_value(pos, tt, guess - gained) + gained
-            values[c] = guess
-        pos[P_TOTAL_NODES] += pos[P_NODES]
-        undo_card(pos, seat, c, saved)
-    # a merged card takes the value of the nearest searched card above it in its suit
-    m = legal & ~searched
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        above = searched & (SUIT_BITS << (13 * (c // 13))) & ~((2 << c) - 1)
-        values[c] = values[lowest_bit(above)]
-    return legal
+    the one searched (cardsim.solve_nb)."""
+    return solve_cards(BARBU, pos, tt, values)
 
 
 @njit(cache=True, **WITH_REFCOUNT)

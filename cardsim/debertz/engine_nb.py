@@ -5,11 +5,9 @@ so a batch loop, a search agent and the Python layer all run the same code. Kern
 check their input: ``cardsim.debertz.game`` validates actions before calling ``step``.
 """
 
-import numpy as np
 from numba import njit
 
-from cardsim import rng_nb
-from cardsim.bits_nb import lowest_bit, popcount
+from cardsim import rng_nb, stream_keys
 from cardsim.debertz import actions as A
 from cardsim.jit import NO_REFCOUNT, ix
 from cardsim.debertz import layout as L
@@ -21,7 +19,7 @@ from cardsim.debertz.tables import (CARD_POINTS, CARD_STRENGTH, LAST_TRICK_BONUS
 SEVENS = (1 << 0) | (1 << 8) | (1 << 16) | (1 << 24)  # the four sevens (rank 0 of each suit)
 CARD_MASK_BITS = (1 << 32) - 1
 BELLA_RANKS = (1 << 5) | (1 << 6)  # Q and K
-GAME_STREAM_KEY = 1 << 40           # stream key of game-level draws (first dealer)
+GAME_STREAM_KEY = stream_keys.GAME  # game-level draws (first dealer)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,8 +12,13 @@ from numba import njit
 from cardsim import rng_nb
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, side_of
-from cardsim.debertz.simulate_nb import (POLICY_KEY, S_DECISIONS, play_random_deal,  # noqa: F401
-                                         record_deal_stats)
+from cardsim.debertz.simulate_nb import (  # noqa: F401
+    POLICY_KEY,
+    S_DECISIONS,
+    play_random_deal,
+    record_deal_stats,
+)
+from cardsim.game_nb import GameTag
 from cardsim.rng_nb import random_bit
 
 # Keys of the random streams: decisions of item i in a simulation come from
@@ -21,6 +26,8 @@ from cardsim.rng_nb import random_bit
 # stream(seed, i, POLICY_KEY + 1 + p).
 DUPLICATE_KEY = POLICY_KEY + 1
 
+
+GAME = GameTag("debertz")  # this game's tag: code written once over the tag, for Debertz
 
 @njit(cache=True, inline="always")
 def init_item(st, R, seed, item, whole):
@@ -64,7 +71,13 @@ def turn(st):
 @njit(cache=True, inline="always")
 def random_action(st, R, rng, i):
     """The uniformly random legal action of the seat to act, from generator ``rng[i]``."""
-    return random_bit(legal_mask(st, R), rng, i)
+    return random_legal(0, legal_mask(st, R), rng, i)
+
+
+@njit(cache=True, inline="always")
+def random_legal(base, bits, rng, i):
+    """A uniformly random member of the legal set ``(base, bits)`` (Debertz: base 0)."""
+    return random_bit(bits, rng, i)
 
 
 @njit(cache=True, inline="always")
@@ -131,12 +144,6 @@ def deal_rewards(st, R, rewards):
     teams = R[L.R_TEAMS]
     for s in range(R[L.R_PLAYERS]):
         rewards[s] += st[L.RECORDED + side_of(s, teams)]
-
-
-@njit(cache=True, inline="always")
-def choose_action(kind, params, st, R, rng, i):
-    """The engine's own policy set (cardsim.policy_nb.RANDOM_POLICIES): random only."""
-    return random_action(st, R, rng, i)
 
 
 @njit(cache=True, inline="always")

@@ -86,7 +86,10 @@ class DebertzRules(RulesBase):
         return 8 if self.players == 4 else 9
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.teams else seat
+        """The scoring side of ``seat`` (the engine's rule, cardsim.debertz.engine_nb)."""
+        from cardsim.debertz.engine_nb import side_of
+
+        return int(side_of(seat, self.teams))
 
     def pack(self) -> np.ndarray:
         """The int64 array that kernels read (indices R_* in cardsim.debertz.layout)."""

@@ -32,13 +32,24 @@ still to be dealt, D3.3) is part of the sample.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.deal_split_nb import (CORE_WIDTH, KN_CAP, KN_HOLDER, KN_HOLDERS, KN_KNOWN,
-                                   KN_FORBID, KN_POOL, KN_SEAT, KN_UNCONSTRAINED, MAX_CARDS,
-                                   count_completions, draw_hidden, holder_of, new_ways,
-                                   prepare_classes, shuffle_mask)
+from cardsim.deal_split_nb import (
+    CORE_WIDTH,
+    KN_CAP,
+    KN_FORBID,
+    KN_HOLDER,
+    KN_HOLDERS,
+    KN_KNOWN,
+    KN_POOL,
+    KN_SEAT,
+    KN_UNCONSTRAINED,
+    draw_hidden,
+    holder_of,
+    prepare_classes,
+    shuffle_mask,
+)
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_strength, settle_melds
 from cardsim.debertz.melds_nb import list_runs, meld_summary, run_kind
@@ -377,40 +388,19 @@ def draw_deal(st, R, kn, ways, rng, i, held, buf):
     return -1
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def sample_deal(st, R, kn, ways, rng, i, out):
-    """``draw_deal``, written as a whole state row ``out`` (write_deal)."""
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(32, dtype=np.int64)
-    tries = draw_deal(st, R, kn, ways, rng, i, held, buf)
+# --- the pieces of the entry points written once for both games (cardsim.sample_nb) -------
+@njit(cache=True, inline="always")
+def knowledge_width():
+    return KNOWLEDGE_WIDTH
+
+
+@njit(cache=True, inline="always")
+def scratch_size():
+    return 32
+
+
+@njit(cache=True, inline="always")
+def write_drawn(st, R, kn, held, tries, rng, i, out):
+    """The deal ``draw_deal`` drew (``tries`` draws) as a whole state row ``out``."""
     if tries > 0:
         write_deal(st, R, kn, held, rng, i, out)
-    return tries
-
-
-@njit(cache=True, **WITH_REFCOUNT)
-def prepare(st, R, me):
-    """What seat ``me`` knows in ``st`` and its completion counts: ``(kn, ways)``, ready for
-    ``sample_deal`` / ``draw_deal``."""
-    kn = np.zeros(KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = new_ways()
-    knowledge(st, R, me, kn)
-    count_completions(kn, ways)
-    return kn, ways
-
-
-@njit(cache=True, parallel=True)
-def sample_rows(states, R, seats, count, rng, out):
-    """Batched sampling: for each row ``g`` of ``states``, ``count`` deals for seat
-    ``seats[g]`` into ``out[g, k]`` (shape (N, count, STATE_WIDTH)), from generator
-    ``rng[g]``. Returns the number of draws per row (-1 for an inconsistent position)."""
-    tries = np.zeros(states.shape[0], dtype=np.int64)
-    for g in prange(states.shape[0]):
-        kn, ways = prepare(states[g], R, seats[g])
-        for k in range(count):
-            t = sample_deal(states[g], R, kn, ways, rng, g, out[g, k])
-            if t < 0:
-                tries[g] = -1
-                break
-            tries[g] += t
-    return tries

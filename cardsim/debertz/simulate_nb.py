@@ -7,13 +7,13 @@ the same for any block size and thread count (statistics are integer sums).
 
 from numba import njit, prange
 
-from cardsim import rng_nb
+from cardsim import rng_nb, stream_keys
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
 
-POLICY_KEY = 1 << 41
+POLICY_KEY = stream_keys.POLICY
 
 # Columns of the statistics array (one row per block, summed at the end).
 S_DEALS = 0            # deals, void ones included

@@ -46,10 +46,9 @@ from cardsim.debertz.tables import (CARD_POINTS, LAST_TRICK_BONUS, PLAIN_HIGHER,
                                     PLAIN_STRENGTH, TRUMP_HIGHER, TRUMP_STRENGTH)
 from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
-from cardsim.maxn_nb import (F_POINTS, F_SAVED, F_SLOT, F_WINNER, FRAME_WIDTH, MAX_DEPTH,
-                             open_frame, probe_scores, search_maxn)
-from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
-                                      tt_matches, tt_save, tt_slot)
+from cardsim.maxn_nb import F_POINTS, F_SAVED, F_SLOT, F_WINNER, open_frame, probe_scores
+from cardsim.solve_nb import solve_root as solve_cards
+from cardsim.transposition_nb import INF
 from cardsim.transposition_nb import new_table as shared_table
 
 # the solver's position row
@@ -279,85 +278,68 @@ def table_key(pos):
     return held_cards(pos) | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
 
 
-@njit(cache=True)
-def search(pos, tt, alpha, beta):
-    """Value of the rest of the round from ``pos`` (see the module docstring), within the
-    window (alpha, beta) as alpha-beta bounds."""
+# --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
+@njit(cache=True, inline="always")
+def position_width():
+    return POSITION_WIDTH
+
+
+@njit(cache=True, inline="always")
+def count_node(pos):
     pos[P_NODES] += 1
-    tlen = pos[P_TRICK_LEN]
-    key = 0
-    slot = 0
-    tt_move = -1
-    alpha0 = alpha
-    beta0 = beta
-    if tlen == 0:
-        if pos[P_TRICKS_LEFT] == 0:
-            return 0
-        if pos[P_TRICKS_LEFT] == 1:
-            return last_trick(pos)
-        if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
-            return static_value(pos)
-        key = table_key(pos)
-        slot = tt_slot(tt, key)
-        if tt_matches(tt, slot, key, pos[P_GEN]):
-            lo = tt[slot, TT_LOWER]
-            hi = tt[slot, TT_UPPER]
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            tt_move = tt[slot, TT_MOVE]
-    # no side can gain more than every point still to come: outside (-rest, rest) the
-    # test is decided without searching (most often deep in a zero-window test)
+
+
+@njit(cache=True, inline="always")
+def trick_len(pos):
+    return pos[P_TRICK_LEN]
+
+
+@njit(cache=True, inline="always")
+def generation(pos):
+    return pos[P_GEN]
+
+
+@njit(cache=True, inline="always")
+def settle_boundary(pos, alpha, beta):
+    """A trick boundary valued at once: the round's end, its last trick (nothing is chosen)
+    or, with the budget spent, the static count."""
+    if pos[P_TRICKS_LEFT] == 0:
+        return True, 0
+    if pos[P_TRICKS_LEFT] == 1:
+        return True, last_trick(pos)
+    if pos[P_BUDGET] > 0 and pos[P_NODES] > pos[P_BUDGET]:
+        return True, static_value(pos)
+    return False, 0
+
+
+@njit(cache=True, inline="always")
+def settle_node(pos, alpha, beta):
+    """No side can gain more than every point still to come: outside (-rest, rest) the test
+    is decided without searching (most often deep in a zero-window test). Killer leads are
+    kept per number of cards still held."""
     held = held_cards(pos)
     rest = points_to_come(pos, held)
     if rest <= alpha:
-        return rest
+        return True, rest, -1
     if -rest >= beta:
-        return -rest
-    seat = to_act(pos)
-    maximise = side_of(seat, pos[P_TEAMS]) == pos[P_SIDE]
-    moves = distinct_cards(pos, legal_of(pos, seat))
-    best = -INF if maximise else INF
-    best_move = -1
-    first = tt_move if (tt_move >= 0 and (moves >> tt_move) & 1) else -1
-    # a lead that cut off a sibling search at this depth is likely to cut off here too
-    # (killer move; tried at leads only: within a trick it measured worse)
-    depth = P_KILLERS + popcount(held)
-    if first < 0 and tlen == 0 and pos[depth] >= 0 and (moves >> pos[depth]) & 1:
-        first = pos[depth]
-    while True:
-        if first >= 0:
-            card = first
-            moves &= ~(1 << card)
-            first = -1
-        elif moves != 0:
-            card = order_pick(pos, moves, seat)
-            moves &= ~(1 << card)
-        else:
-            break
-        saved, gained = apply_card(pos, seat, card)
-        v = gained + search(pos, tt, alpha - gained, beta - gained)
-        undo_card(pos, seat, card, saved)
-        if maximise:
-            if v > best:
-                best = v
-                best_move = card
-            alpha = max(alpha, v)
-        else:
-            if v < best:
-                best = v
-                best_move = card
-            beta = min(beta, v)
-        if alpha >= beta:
-            if tlen == 0:
-                pos[depth] = card
-            break
-    if tlen == 0:
-        tt_save(tt, slot, key, pos[P_GEN], best, alpha0, beta0, best_move)
-    return best
+        return True, -rest, -1
+    return False, 0, P_KILLERS + popcount(held)
+
+
+@njit(cache=True, inline="always")
+def maximises(pos, seat):
+    return side_of(seat, pos[P_TEAMS]) == pos[P_SIDE]
+
+
+@njit(cache=True, inline="always")
+def moves_of(pos, seat):
+    return distinct_cards(pos, legal_of(pos, seat))
+
+
+@njit(cache=True, inline="always")
+def wide_with_budget(pos):
+    """Zero-window tests with a budget too (measured the stronger choice here)."""
+    return False
 
 
 @njit(cache=True)
@@ -595,82 +577,72 @@ def seat_utility(pos, seat, scores, d):
     return utility(pos, side_of(seat, pos[P_TEAMS]), scores, d)
 
 
-@njit(cache=True)
-def maxn_value(pos, tt, scores, frames, winner, points):
-    """The seat's side's value under max-n, after a root card whose trick (if it completed
-    one) went to side ``winner`` for ``points``: of the rest of the round, or with
-    MAXN_RECORDED of the whole round (the points so far count in the recorded score)."""
-    search_maxn(DEBERTZ, pos, tt, scores, frames, pos[P_GEN])
+@njit(cache=True, inline="always")
+def maxn_root_value(pos, scores, winner, points):
+    """The seat's side's value under max-n once ``search_maxn`` has run, after a root card
+    whose trick (if it completed one) went to side ``winner`` for ``points``: of the rest of
+    the round, or with MAXN_RECORDED of the whole round (the points so far count in the
+    recorded score)."""
     if winner >= 0 and pos[P_MAXN] != MAXN_RECORDED:  # P_ACC has it already
         scores[0, winner] += points
     return utility(pos, pos[P_SIDE], scores, 0)
 
 
-@njit(cache=True)
-def exact_value(pos, tt, guess):
-    """The exact ``search`` value of ``pos`` by zero-window searches (MTD(f), Plaat et al.):
-    each test ``value >= beta?`` prunes far more than one wide-window search, and the
-    transposition table carries what earlier tests learned. Starts at ``guess`` and bisects
-    once the guesses creep."""
-    lo = -INF
-    hi = INF
-    g = guess
-    tests = 0
-    while lo < hi:
-        if tests < 3 or hi - lo > 1 << 18:
-            beta = g + 1 if g == lo else g
-        else:
-            beta = lo + (hi - lo + 1) // 2
-        v = search(pos, tt, beta - 1, beta)
-        if v < beta:
-            hi = v
-        else:
-            lo = v
-        g = v
-        tests += 1
-    return g
+@njit(cache=True, inline="always")
+def unplay_scored(pos, winner, points):
+    """Take a root card's trick points back out of the sides' round points."""
+    if winner >= 0:
+        pos[P_ACC + winner] -= points
 
 
-@njit(cache=True, **WITH_REFCOUNT)
-def solve_root(pos, tt, values):
-    """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
-    act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
-    they are. Returns the legal cards' mask. Equal cards get the value of the one searched.
-    """
-    pos[P_GEN] = new_generation(tt)  # entries of earlier solves no longer match
-    pos[P_NODES] = 0
+@njit(cache=True, inline="always")
+def start_solve(pos, gen):
+    pos[P_GEN] = gen
+    pos[P_NODES] = 0  # one budget for the whole solve
     for k in range(33):
         pos[P_KILLERS + k] = -1
-    seat = to_act(pos)
-    legal = legal_of(pos, seat)
-    searched = distinct_cards(pos, legal)
-    maxn = pos[P_MAXN] != 0 and not pos[P_TEAMS] and pos[P_PLAYERS] > 2
+
+
+@njit(cache=True, inline="always")
+def solves_maxn(pos):
+    """Max-n when asked, where there are three or four sides."""
+    return pos[P_MAXN] != 0 and not pos[P_TEAMS] and pos[P_PLAYERS] > 2
+
+
+@njit(cache=True, inline="always")
+def share_budget(pos, cards):
+    """Max-n: the solve's budget shared out among the root cards; returns the budget."""
     budget = pos[P_BUDGET]
-    depth = MAX_DEPTH if maxn else 1
-    scores = np.zeros((depth, 4), dtype=np.int64)
-    frames = np.zeros((depth, FRAME_WIDTH), dtype=np.int64)
-    if maxn and budget > 0:  # the solve's budget shared out among the root cards
-        pos[P_BUDGET] = max(1, budget // popcount(searched))
-    guess = 0
-    m = searched
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if maxn:
-            nodes = pos[P_NODES]
-            pos[P_NODES] = 0
-            saved, winner, points = play_scored(pos, seat, c)
-            values[c] = maxn_value(pos, tt, scores, frames, winner, points)
-            pos[P_NODES] += nodes
-            if winner >= 0:
-                pos[P_ACC + winner] -= points
-        else:
-            saved, gained = apply_card(pos, seat, c)
-            guess = exact_value(pos, tt, guess - gained) + gained
-            values[c] = guess
-        undo_card(pos, seat, c, saved)
+    if budget > 0:
+        pos[P_BUDGET] = max(1, budget // cards)
+    return budget
+
+
+@njit(cache=True, inline="always")
+def restore_budget(pos, budget):
     pos[P_BUDGET] = budget
-    # a merged card takes the value of the nearest searched card above it in its suit
+
+
+@njit(cache=True, inline="always")
+def begin_card(pos, maxn):
+    """Max-n counts each root card's nodes against its share of the budget; the nodes so
+    far are kept aside."""
+    if not maxn:
+        return 0
+    nodes = pos[P_NODES]
+    pos[P_NODES] = 0
+    return nodes
+
+
+@njit(cache=True, inline="always")
+def end_card(pos, maxn, token):
+    if maxn:
+        pos[P_NODES] += token
+
+
+@njit(cache=True, inline="always")
+def value_merged(pos, legal, searched, values):
+    """A merged card takes the value of the nearest searched card above it in its suit."""
     m = legal & ~searched
     trump = pos[P_TRUMP]
     while m != 0:
@@ -685,4 +657,12 @@ def solve_root(pos, tt, values):
                     and ORDER[t + q] < best_order:
                 best_order = ORDER[t + q]
                 values[c] = values[other]
-    return legal
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def solve_root(pos, tt, values):
+    """``values[c]``: the value (module docstring) of each legal card ``c`` of the seat to
+    act, exact unless the node budget ``pos[P_BUDGET]`` runs out; other entries are left as
+    they are. Returns the legal cards' mask. Equal cards get the value of the one searched
+    (cardsim.solve_nb)."""
+    return solve_cards(DEBERTZ, pos, tt, values)

@@ -15,6 +15,8 @@ import time
 
 import numpy as np
 
+from cardsim.games import GAMES
+
 
 def bench_batch(game: str, batch: int, threads: int, observations: bool, seconds: float) -> float:
     from cardsim.envs.selfplay import SelfPlayBatch
@@ -62,7 +64,7 @@ def main(argv=None) -> None:
     p.add_argument("--seconds", type=float, default=4.0)
     args = p.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    for game in ("debertz", "barbu"):
+    for game in GAMES:
         for obs in (True, False):
             rate = bench_batch(game, args.batch, args.threads, obs, args.seconds)
             print(f"self-play {game:<8} batch {args.batch} threads {args.threads} "

@@ -31,14 +31,14 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from cardsim import games, rng_nb
+from cardsim import games, rng_nb, stream_keys
 from cardsim.envs import kernels_nb as K
 from cardsim.envs.defaults import AUTORESET, REWARD_SCALE
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON
 from cardsim.table import is_compiled, params_rows, policy_set_of, resolve_agent
 
-OPPONENT_KEY = 1 << 45  # stream key of the compiled opponents' draws in row i
+OPPONENT_KEY = stream_keys.OPPONENT  # the compiled opponents' draws in row i
 
 
 class SelfPlayStep(NamedTuple):

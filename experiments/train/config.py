@@ -34,6 +34,7 @@ from typing import Any
 import yaml
 
 from cardsim.errors import InvalidConfigError
+from cardsim.games import GAMES
 from experiments.config import yaml_problem
 
 ALGORITHMS = ("dmc", "ppo")
@@ -148,9 +149,9 @@ def _validate(data: Any) -> TrainConfig:
                                                                      for c in "/\\"):
         raise InvalidConfigError(f"config key 'name' must be a non-empty name without "
                                  f"slashes, got {cfg.name!r}")
-    if cfg.game not in ("debertz", "barbu"):
+    if cfg.game not in GAMES:
         raise InvalidConfigError(f"config key 'game' has invalid value {cfg.game!r}; "
-                                 f"allowed: debertz, barbu")
+                                 f"allowed: {', '.join(GAMES)}")
     if cfg.algorithm not in ALGORITHMS:
         raise InvalidConfigError(f"config key 'algorithm' has invalid value "
                                  f"{cfg.algorithm!r}; allowed: {', '.join(ALGORITHMS)}")

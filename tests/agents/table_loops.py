@@ -1,16 +1,17 @@
 """The table's compiled loops (cardsim.table_nb) called with this package's policies, as the
-agent tests use them: packed rules, per-seat kinds and parameter rows."""
+agent tests use them: packed rules, per-seat kinds and parameter rows (each call compiles the
+smallest policy set holding its kinds, as a table seating those agents would)."""
 
 import numpy as np
 
-from agents.base import AGENT_POLICIES
+from agents.policies import policies_for_kinds
 from cardsim import games
 from cardsim import table_nb as T
 
 
 def simulate_agents(game, R, seed, first, n, whole, blocks, kinds, params):
     g = games.get(game)
-    return T.simulate(g.tag, AGENT_POLICIES, R, seed, first, n, whole,
+    return T.simulate(g.tag, policies_for_kinds(kinds), R, seed, first, n, whole,
                       np.asarray(kinds, dtype=np.int64), np.asarray(params, dtype=np.float64),
                       g.num_stats, blocks)
 
@@ -18,7 +19,7 @@ def simulate_agents(game, R, seed, first, n, whole, blocks, kinds, params):
 def duplicate(game, R, seed, first, n, whole, patterns, kinds, params, blocks, force=False,
               detail=False):
     """(points, wins, deals, labels, seat_points) of duplicate play."""
-    return T.duplicate(games.get(game).tag, AGENT_POLICIES, R, seed, first, n, whole, force,
+    return T.duplicate(games.get(game).tag, policies_for_kinds(kinds), R, seed, first, n, whole, force,
                        np.asarray(patterns, dtype=np.int64), np.asarray(kinds, dtype=np.int64),
                        np.asarray(params, dtype=np.float64), detail, blocks)
 
@@ -30,7 +31,7 @@ def play_deal(game, S, R, rng, kinds, params):
     n = S.shape[0]
     status = np.zeros(n, dtype=np.int64)
     stats = np.zeros((n, g.num_stats), dtype=np.int64)
-    T.advance_rows(g.tag, AGENT_POLICIES, S, R, rng, np.zeros(n, dtype=np.int64),
+    T.advance_rows(g.tag, policies_for_kinds(kinds), S, R, rng, np.zeros(n, dtype=np.int64),
                    np.asarray(kinds, dtype=np.int64)[None],
                    np.asarray(params, dtype=np.float64)[None], np.full(n, -1, dtype=np.int64),
                    status, np.zeros(n, dtype=np.int64), stats, True, True, 2)

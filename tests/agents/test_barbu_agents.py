@@ -4,11 +4,12 @@ read (information hygiene) and its strength against random play (rules/barbu.md)
 import numpy as np
 import pytest
 from numba import njit
+from table_loops import duplicate, play_deal, simulate_agents
 
 from agents.barbu.heuristic import BarbuHeuristic
 from agents.barbu.heuristic_nb import expected_score, planned_action
-from agents.barbu.policy_nb import HEURISTIC, RANDOM
 from agents.base import EngineView, RandomAgent
+from agents.policies import HEURISTIC as HEURISTIC_POLICY
 from agents.registry import make_agent
 from cardsim import rng_nb
 from cardsim.barbu import actions as A
@@ -20,7 +21,9 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.bits_nb import lowest_bit
 from cardsim.cards import BARBU_DECK
 from cardsim.errors import InvalidConfigError
-from table_loops import duplicate, play_deal, simulate_agents
+from cardsim.policy_nb import RANDOM
+
+HEURISTIC = HEURISTIC_POLICY.kind
 
 CONVENTIONS = [
     dict(),

@@ -5,14 +5,16 @@ at the compiled table, blind to the cards their seat cannot see."""
 import numpy as np
 import pytest
 
-from agents.barbu import ismcts_nb as M
 from agents.barbu import pimc_nb as P
+from agents.ismcts_nb import ismcts_action
+from agents.pimc_nb import pimc_action
 from agents.registry import make_agent
 from cardsim.barbu import actions as A
 from cardsim.barbu import engine_nb as E
 from cardsim.barbu import layout as L
-from cardsim.barbu import sample_nb as S
+from cardsim.barbu.face_nb import GAME
 from cardsim.barbu.rules import BarbuRules
+from cardsim.sample_nb import sample_deal, sample_prepare, sample_rows
 from cardsim.table import Seating, Table
 from tests.search.barbu_positions import barbu_positions
 
@@ -22,9 +24,21 @@ FAST_PARANOID = np.array([2, 300, 0, 1, 0, 0, 0, 13], dtype=np.float64)
 # trick play by 6 play-outs per card until 5 tricks are left, then solved
 FAST_PLAYOUTS = np.array([2, 300, 0, 1, 1, 6, 1, 5], dtype=np.float64)
 FAST_TREE = np.array([40, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 40 iterations
-POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-paranoid": (P.pimc_action, FAST_PARANOID),
-            "pimc-playouts": (P.pimc_action, FAST_PLAYOUTS),
-            "ismcts": (M.ismcts_action, FAST_TREE)}
+
+
+def pimc_decision(st, R, base, bits, params, rng, i):
+    """The pimc driver, written for both games, in Barbu."""
+    return pimc_action(GAME, st, R, base, bits, params, rng, i)
+
+
+def tree_action(st, R, base, bits, params, rng, i):
+    """The ismcts search, written for both games, in Barbu."""
+    return ismcts_action(GAME, st, R, base, bits, params, rng, i)
+
+
+POLICIES = {"pimc": (pimc_decision, FAST), "pimc-paranoid": (pimc_decision, FAST_PARANOID),
+            "pimc-playouts": (pimc_decision, FAST_PLAYOUTS),
+            "ismcts": (tree_action, FAST_TREE)}
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
@@ -61,7 +75,7 @@ def test_every_decision_is_legal(kw, policy):
 def test_options_and_the_table(spec, label):
     agent = make_agent(spec, "barbu")
     assert agent.label == label
-    assert type(agent).__module__ == "agents.barbu." + spec.split(":")[0]
+    assert "barbu" in type(agent).games
     with pytest.raises(Exception, match="samples"):
         make_agent("pimc:samples=0", "barbu")
     with pytest.raises(Exception, match="rollout"):
@@ -84,8 +98,8 @@ def test_hidden_cards_do_not_change_the_choice(policy):
         R, states = barbu_positions(rules, 3, contract, plays, seed=31)
         for st in states:
             out = np.zeros((1, 1, L.STATE_WIDTH), dtype=np.int64)
-            S.sample_rows(st[None], R, np.array([st[L.TURN]]), 1, np.array([np.uint64(9)]),
-                          out)
+            sample_rows(GAME, st[None], R, np.array([st[L.TURN]]), 1,
+                        np.array([np.uint64(9)]), out)
             other = out[0, 0]
             base, bits = E.legal_mask(st, R)
             a = action(st, R, base, bits, params, np.array([np.uint64(4)]), 0)
@@ -109,8 +123,8 @@ def test_margin_keeps_the_heuristic_card_without_evidence():
         for st in states:
             base, bits = E.legal_mask(st, R)
             h = base + heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits)
-            assert P.pimc_action(st, R, base, bits, kept, np.array([np.uint64(4)]), 0) == h
-            off += P.pimc_action(st, R, base, bits, one, np.array([np.uint64(4)]), 0) != h
+            assert pimc_decision(st, R, base, bits, kept, np.array([np.uint64(4)]), 0) == h
+            off += pimc_decision(st, R, base, bits, one, np.array([np.uint64(4)]), 0) != h
     assert off > 0
 
 
@@ -131,7 +145,7 @@ def test_rollouts_set_the_deals_of_decisions_by_simulation():
             base, bits = E.legal_mask(st, R)
 
             def act(params):
-                return P.pimc_action(st, R, base, bits, params, np.array([np.uint64(6)]), 0)
+                return pimc_decision(st, R, base, bits, params, np.array([np.uint64(6)]), 0)
             a = act(by_samples)
             assert act(same) == a
             simulated = st[L.PHASE] != L.PH_PLAY or st[L.CONTRACT] == A.DOMINO
@@ -159,13 +173,13 @@ def test_early_tricks_by_play_outs():
         R, states = barbu_positions(rules, 4, contract, 9, seed=5)
         for st in states:
             base, bits = E.legal_mask(st, R)
-            chosen = P.pimc_action(st, R, base, bits, params, np.array([np.uint64(8)]), 0)
+            chosen = pimc_decision(st, R, base, bits, params, np.array([np.uint64(8)]), 0)
             rng = np.array([np.uint64(8)])
-            kn, ways = S.prepare(st, R, st[L.TURN])
+            kn, ways = sample_prepare(GAME, st, R, st[L.TURN])
             totals = {}
             deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
             for _ in range(5):
-                S.sample_deal(st, R, kn, ways, rng, 0, deal)
+                sample_deal(GAME, st, R, kn, ways, rng, 0, deal)
                 for c in (c for c in range(52) if bits >> c & 1):
                     trial = deal.copy()
                     E.step(trial, R, base + c)
@@ -175,6 +189,6 @@ def test_early_tricks_by_play_outs():
             expect = h if totals[h] == best else min(c for c in totals if totals[c] == best)
             assert chosen == base + expect, (contract, totals, h)
             moved += expect != h
-            kept = P.pimc_action(st, R, base, bits, single, np.array([np.uint64(8)]), 0)
+            kept = pimc_decision(st, R, base, bits, single, np.array([np.uint64(8)]), 0)
             assert kept == base + h
     assert moved > 0

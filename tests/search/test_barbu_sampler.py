@@ -13,8 +13,9 @@ import pytest
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu import sample_nb as S
+from cardsim.barbu.face_nb import GAME
 from cardsim.barbu.rules import BarbuRules
+from cardsim.sample_nb import sample_rows
 from tests.search.barbu_positions import (barbu_positions, consistent_deals, dealt_of,
                                           replays_on, sample)
 
@@ -33,7 +34,7 @@ def test_every_sampled_deal_agrees_with_what_the_seat_knows(kw, contract):
     rules = BarbuRules(**kw)
     for plays in (0, 9, 22, 35):
         R, states = barbu_positions(rules, 6, contract, plays, seed=plays + 3)
-        out, tries = sample(S, states, R, 5)
+        out, tries = sample(states, R, 5)
         assert (tries == 5).all()
         for st, deals in zip(states, out):
             me = st[L.TURN]
@@ -72,7 +73,7 @@ def test_samples_are_uniform_among_the_consistent_deals(kw, contract, plays):
     assert candidates
     _, st, deals = min(candidates, key=lambda c: c[0])
     count = 300 * len(deals)
-    out, _ = sample(S, [st], R, count)
+    out, _ = sample([st], R, count)
     index = {d: k for k, d in enumerate(deals)}
     hits = np.zeros(len(deals))
     for deal in out[0]:
@@ -91,22 +92,23 @@ def test_hidden_cards_do_not_change_what_is_sampled(contract):
     same deals (the sampler reads only what the seat may know)."""
     rules = BarbuRules(trumps_must_overtrump=True)
     R, states = barbu_positions(rules, 8, contract, 17, seed=23)
-    out, _ = sample(S, states, R, 1, seed=99)
+    out, _ = sample(states, R, 1, seed=99)
     other = [deal[0] for deal in out]
-    a, _ = sample(S, states, R, 5, seed=5)
-    b, _ = sample(S, other, R, 5, seed=5, seats=[st[L.TURN] for st in states])
+    a, _ = sample(states, R, 5, seed=5)
+    b, _ = sample(other, R, 5, seed=5, seats=[st[L.TURN] for st in states])
     fields = np.r_[L.HANDS:L.HANDS + 4, L.DEALT:L.DEALT + 4, L.DECK:L.DECK + 52]
     assert (a[:, :, fields] == b[:, :, fields]).all()
 
 
 PARITY_SCRIPT = """
 import json, numpy as np
-from cardsim.barbu import sample_nb as S
+from cardsim.barbu.face_nb import GAME
+from cardsim.sample_nb import sample_rows
 states = np.array(json.loads(%r), dtype=np.int64)
 R = np.array(json.loads(%r), dtype=np.int64)
 out = np.zeros((len(states), 3, states.shape[1]), dtype=np.int64)
 rng = np.arange(1, len(states) + 1, dtype=np.uint64)
-S.sample_rows(states, R, states[:, %d].copy(), 3, rng, out)
+sample_rows(GAME, states, R, states[:, %d].copy(), 3, rng, out)
 print(json.dumps(out[:, :, %d:%d].tolist()))
 """
 
@@ -119,8 +121,8 @@ def test_compiled_and_pure_python_draw_the_same_deals():
         states += found
     states = np.array(states)
     out = np.zeros((len(states), 3, L.STATE_WIDTH), dtype=np.int64)
-    S.sample_rows(states, R, states[:, L.TURN].copy(), 3,
-                  np.arange(1, len(states) + 1, dtype=np.uint64), out)
+    sample_rows(GAME, states, R, states[:, L.TURN].copy(), 3,
+                np.arange(1, len(states) + 1, dtype=np.uint64), out)
     script = PARITY_SCRIPT % (json.dumps(states.tolist()), json.dumps(R.tolist()), L.TURN,
                               L.HANDS, L.HANDS + 4)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")

@@ -4,11 +4,13 @@ conventions, deterministic for a seed, seated at the compiled table."""
 import numpy as np
 import pytest
 
-from agents.debertz import ismcts_nb as M
+from agents.ismcts_nb import ismcts_action
+from agents.pimc_nb import pimc_action
 from agents.debertz import pimc_nb as P
 from agents.registry import make_agent
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
+from cardsim.debertz.face_nb import GAME
 from cardsim.debertz.rules import DebertzRules
 from cardsim.table import Seating, Table
 
@@ -26,9 +28,19 @@ FAST_RECORDED = np.array([2, 3000, 0, 2, 0, 0, 0, 0], dtype=np.float64)  # max-n
 FAST_TREE = np.array([60, 0.7, 1, 0, 0, 0, 0, 0], dtype=np.float64)  # 60 iterations
 
 
-POLICIES = {"pimc": (P.pimc_action, FAST), "pimc-maxn": (P.pimc_action, FAST_MAXN),
-            "pimc-maxn-recorded": (P.pimc_action, FAST_RECORDED),
-            "ismcts": (M.ismcts_action, FAST_TREE)}
+def pimc_decision(st, R, mask, params, rng, i):
+    """The pimc driver (written for both games) with Debertz's legal set (base 0)."""
+    return pimc_action(GAME, st, R, 0, mask, params, rng, i)
+
+
+def tree_action(st, R, mask, params, rng, i):
+    """The ismcts search (written for both games) with Debertz's legal set (base 0)."""
+    return ismcts_action(GAME, st, R, 0, mask, params, rng, i)
+
+
+POLICIES = {"pimc": (pimc_decision, FAST), "pimc-maxn": (pimc_decision, FAST_MAXN),
+            "pimc-maxn-recorded": (pimc_decision, FAST_RECORDED),
+            "ismcts": (tree_action, FAST_TREE)}
 
 
 @pytest.mark.parametrize("policy", list(POLICIES))
@@ -71,18 +83,18 @@ def test_options_and_the_table(spec, label):
 def test_hidden_cards_do_not_change_the_choice(policy):
     """The real hidden cards swapped for another deal consistent with what the seat knows:
     the same generator gives the same choice."""
-    from cardsim.debertz import sample_nb as S
+    from cardsim.sample_nb import sample_rows
     from tests.search.debertz_positions import positions
 
-    action, params = (P.pimc_action, FAST) if policy == "pimc" else (M.ismcts_action, FAST_TREE)
+    action, params = (pimc_decision, FAST) if policy == "pimc" else (tree_action, FAST_TREE)
     rules = DebertzRules(players=4, teams=True)
     R = rules.pack()
     for plays in (0, 5, 14):
         _, states = positions(rules, 6, plays, seed=31)
         for st in states:
             out = np.zeros((1, 1, L.STATE_WIDTH), dtype=np.int64)
-            S.sample_rows(st[None], R, np.array([st[L.TURN]]), 1, np.array([np.uint64(9)]),
-                          out)
+            sample_rows(GAME, st[None], R, np.array([st[L.TURN]]), 1,
+                        np.array([np.uint64(9)]), out)
             other = out[0, 0]
             # and what only the dealing knew: the deck order, the first six and extra cards
             other[L.DECK:L.DECK + 32] = other[L.DECK:L.DECK + 32][::-1]
@@ -113,7 +125,7 @@ def test_rollouts_set_the_deals_of_bidding_and_only_of_bidding():
             mask = E.legal_mask(st, R)
 
             def act(params):
-                return P.pimc_action(st, R, mask, params, np.array([np.uint64(5)]), 0)
+                return pimc_decision(st, R, mask, params, np.array([np.uint64(5)]), 0)
             a = act(by_samples)
             assert act(same) == a
             if st[L.PHASE] == L.PH_PLAY:

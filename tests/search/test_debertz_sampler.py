@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from cardsim.debertz import layout as L
-from cardsim.debertz import sample_nb as S
+from cardsim.debertz.face_nb import GAME
 from cardsim.debertz.rules import DebertzRules
+from cardsim.sample_nb import sample_rows
 from tests.search.debertz_positions import agrees_with, positions
 
 CONVENTIONS = [
@@ -30,7 +31,7 @@ def sample(states, R, count, seed=7, seats=None):
         seats = states[:, L.TURN].copy()
     out = np.zeros((len(states), count, L.STATE_WIDTH), dtype=np.int64)
     rng = np.arange(1, len(states) + 1, dtype=np.uint64) * np.uint64(seed)
-    tries = S.sample_rows(states, R, np.asarray(seats, dtype=np.int64), count, rng, out)
+    tries = sample_rows(GAME, states, R, np.asarray(seats, dtype=np.int64), count, rng, out)
     return out, tries
 
 

@@ -1,0 +1,147 @@
+"""Perfect-information Monte Carlo (the ``pimc`` agent's compiled policy), its driver written
+once for both games over the game tag (``cardsim.game_nb``).
+
+**Card play by solving.** The seat draws ``samples`` deals of the cards it cannot see, each
+uniform among the deals consistent with what it knows (``cardsim.sample_nb``), solves each
+with every hand open (``cardsim.solve_nb``: the value of every legal card under perfect play)
+and plays the card the game's rule picks from the totals (the best mean value; Barbu keeps
+the heuristic's card unless another beats it by a margin).
+
+**Other decisions by play-outs.** For each of ``rollouts`` sampled deals each legal option is
+tried and the deal played out to its end by the heuristic in every seat; the option with the
+best mean result is taken. Every option is tried on the same deals, so their comparison is
+not blurred by the luck of the draw; a play-out costs far less than a solve, so these
+decisions draw many more deals than card play.
+
+``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
+deal is always used); decisions then depend on the machine's speed.
+
+The game's pieces, in ``agents/<game>/pimc_nb.py`` (its options, what a result is worth, its
+special decisions): ``special_action`` (-1, or a decision the game takes otherwise: Barbu's
+early tricks by play-outs and its doubling), ``solves(st, R)`` (whether a decision is card
+play by solving), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+result of a deal played out, for the seat to act), ``option_baseline`` (what to take off each
+option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
+``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
+against, -1 for none) and ``card_choice`` (the card from the totals).
+"""
+
+import numpy as np
+from numba import njit
+
+from agents.clock_nb import now_ms
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.game_nb import game_piece, state_width, step, turn
+from cardsim.jit import WITH_REFCOUNT
+from cardsim.sample_nb import sample_deal, sample_prepare
+from cardsim.solve_nb import solve_root
+
+# the option vector's first entries, the same in both games (agents.<game>.pimc OPTIONS)
+P_SAMPLES = 0
+P_NODES = 1
+P_MS = 2
+
+PIECES = "agents.{game}.pimc_nb"
+special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
+solves = game_piece(PIECES, "solves", "st, R")
+rollout_count = game_piece(PIECES, "rollout_count", "params")
+playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
+option_baseline = game_piece(PIECES, "option_baseline",
+                             "st, R, base, bits, me, deal, trial, total, rng, i")
+solver_table = game_piece(PIECES, "solver_table", "st, R, params")
+solver_position = game_piece(PIECES, "solver_position", "deal, R, me, pos")
+solve_options = game_piece(PIECES, "solve_options", "pos, params")
+reference_card = game_piece(PIECES, "reference_card", "st, R, base, bits")
+card_choice = game_piece(PIECES, "card_choice", "total, squares, n, bits, h, params")
+position_width = game_piece("cardsim.{game}.solve_nb", "position_width", "")
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def pimc_action(game, st, R, base, bits, params, rng, i):
+    """The pimc agent's action in ``st`` (legal set ``(base, bits)``), drawing from
+    ``rng[i]``."""
+    if popcount(bits) == 1:
+        return base + lowest_bit(bits)
+    special = special_action(game, st, R, base, bits, params, rng, i)
+    if special >= 0:
+        return special
+    if solves(game, st, R):
+        return base + play_by_solving(game, st, R, base, bits, params, rng, i)
+    return base + choose_by_rollouts(game, st, R, base, bits, params, rng, i)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def play_by_solving(game, st, R, base, bits, params, rng, i):
+    """The bit of the card the game picks from each card's values summed over the drawn
+    deals, each solved with every hand open (``card_choice``; ``squares``: each card's
+    squared gains over the reference card, paired by deal)."""
+    me = turn(game, st)
+    samples = max(1, int(params[P_SAMPLES]))
+    deal = np.empty(state_width(game), dtype=np.int64)
+    pos = np.zeros(position_width(game), dtype=np.int64)
+    tt = solver_table(game, st, R, params)
+    values = np.zeros(64, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    squares = np.zeros(64, dtype=np.float64)
+    h = reference_card(game, st, R, base, bits)
+    kn, ways = sample_prepare(game, st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    n = 0
+    for k in range(samples):
+        if sample_deal(game, st, R, kn, ways, rng, i, deal) < 0:
+            break  # no consistent deal: cannot happen in a real position
+        solver_position(game, deal, R, me, pos)
+        solve_options(game, pos, params)
+        solve_root(game, pos, tt, values)
+        n += 1
+        m = bits
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            total[c] += values[c]
+            if h >= 0:
+                gain = values[c] - values[h]
+                squares[c] += gain * gain
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return card_choice(game, total, squares, n, bits, h, params)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def choose_by_rollouts(game, st, R, base, bits, params, rng, i):
+    """The bit of ``bits`` (action ``base`` + bit) with the best total play-out result over
+    ``rollout_count`` drawn deals, less the game's baseline for each option."""
+    me = turn(game, st)
+    samples = rollout_count(game, params)
+    deal = np.empty(state_width(game), dtype=np.int64)
+    trial = np.empty(state_width(game), dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    kn, ways = sample_prepare(game, st, R, me)
+    start = now_ms() if params[P_MS] > 0 else 0.0
+    for k in range(samples):
+        if sample_deal(game, st, R, kn, ways, rng, i, deal) < 0:
+            break
+        m = bits
+        while m != 0:
+            b = lowest_bit(m)
+            m &= m - 1
+            trial[:] = deal
+            step(game, trial, R, base + b)
+            total[b] += playout_value(game, trial, R, me, rng, i)
+        option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, i)
+        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
+            break
+    return best_of(total, bits)
+
+
+@njit(cache=True)
+def best_of(total, mask):
+    """The bit of ``mask`` with the highest total (the lowest among equals)."""
+    best = -1
+    m = mask
+    while m != 0:
+        a = lowest_bit(m)
+        m &= m - 1
+        if best < 0 or total[a] > total[best]:
+            best = a
+    return best
