@@ -31,6 +31,7 @@ import sys
 
 from cardsim.games import GAMES
 from experiments.files import dumps_json
+from experiments.summary_text import print_summary
 
 
 class ArgumentError(Exception):
@@ -53,7 +54,7 @@ def _positive(text: str) -> int:
 
 
 def _threads(text: str) -> int:
-    from experiments.config import MAX_THREADS
+    from experiments.limits import MAX_THREADS
 
     v = _positive(text)
     if v > MAX_THREADS:
@@ -65,7 +66,7 @@ def _count_of(kind: str):
     """An argparse type: a positive count of deals or games within the limit of ``kind``."""
     def count(text: str) -> int:
         from cardsim.errors import InvalidConfigError
-        from experiments.config import check_count
+        from experiments.limits import check_count
 
         v = _positive(text)
         try:
@@ -211,37 +212,6 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
         base["teams"] = True
         base.setdefault("players", 4)
     return contract.rules_cls.from_overrides(list(overrides), base)
-
-
-def format_summary(summary: dict) -> str:
-    """A summary as aligned ``key  value`` lines (nested tables one row per entry)."""
-    width = max(len(k) for k in summary)
-    lines = []
-    for key, value in summary.items():
-        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            lines.append(key)  # a table: one row per entry (Barbu contracts)
-            for name, row in value.items():
-                cells = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items())
-                lines.append(f"  {name:<{width - 2}}  {cells}")
-            continue
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items())
-        elif isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-        lines.append(f"{key:<{width}}  {value}")
-    return "\n".join(lines)
-
-
-def print_summary(summary: dict, as_json: bool) -> None:
-    print(dumps_json(summary) if as_json else format_summary(summary))
-
-
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, list):
-        return "[" + " ".join(_fmt(x) for x in v) + "]"
-    return str(v)
 
 
 def run(args) -> int:

@@ -20,7 +20,7 @@ Results do not depend on threads, executor or ray: only on what ``experiments.ru
 lists.
 
 Unknown or invalid keys are errors naming the file, the key and what is allowed; so are
-keys the kind does not read (``ONLY_FOR``) and counts beyond ``MAX_ITEMS``.
+keys the kind does not read (``ONLY_FOR``) and counts beyond ``experiments.limits.MAX_ITEMS``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
+from experiments.limits import MAX_THREADS, check_count
 
 KINDS = ("simulate", "tournament")
 
@@ -82,28 +83,6 @@ ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}
 # they are an error rather than silently ignored; the resolved config leaves them out.
 ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament",
             "per_deal": "tournament"}
-
-# Counts that could not finish in any sane time are refused up front. At a few million
-# compiled deals per second and thread, MAX_ITEMS["simulate"] deals is hours; a tournament
-# plays every item once per seating pattern (up to 8) and pairing, keeping only per-chunk
-# statistics (memory does not grow with the count), so a billion duplicate deals is hours.
-MAX_ITEMS = {"simulate": 10**10, "tournament": 10**9}
-MAX_THREADS = 256
-
-
-def check_count(name: str, value, kind: str):
-    """A positive number of deals or games within the limit of ``kind``; the error names
-    ``name`` (a config key or a command-line option)."""
-    limit = MAX_ITEMS[kind]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidConfigError(f"{name} has invalid value {value!r}; allowed: a positive "
-                                 f"integer")
-    if value > limit:
-        raise InvalidConfigError(f"{name} = {value:,} is more than a {kind} can play in "
-                                 f"any sane time; allowed: 1..{limit:,} (split the work in "
-                                 f"several runs)")
-    return value
-
 
 def _check_int(key, value, low=1, high=None):
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (

@@ -30,51 +30,29 @@ from __future__ import annotations
 import csv
 import io
 import json
-import platform
-import subprocess
 import sys
 import time
 from contextlib import closing
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import yaml
 from tqdm import tqdm
 
-import cardsim
 from cardsim.errors import InvalidConfigError
 from cardsim.games import get as games_contract
 from experiments.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
 from experiments.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
-                               atomic_write_text, check_output_folder, dumps_json, json_ready)
-
-
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=10)
-        return out.stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
+                               atomic_write_text, dumps_json, json_ready)
+from experiments.plots import pyplot, save_png
+from experiments.rundir import (check_out_parent, config_to_resume, create_run_dir, read_meta,
+                                run_meta, write_meta)
+from experiments.summary_text import format_summary
 
 
 def _meta(cfg: ExperimentConfig) -> dict:
-    import numba
-
-    return {
-        "name": cfg.name,
-        "kind": cfg.kind,
-        "game": cfg.game,
-        "rules_hash": cfg.make_rules().rules_hash(),
-        "seed": cfg.seed,
-        "git_commit": _git_commit(),
-        "cardsim_version": cardsim.__version__,
-        "numpy_version": np.__version__,
-        "numba_version": numba.__version__,
-        "python": platform.python_version(),
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
+    return run_meta({"name": cfg.name, "kind": cfg.kind, "game": cfg.game,
+                     "rules_hash": cfg.make_rules().rules_hash(), "seed": cfg.seed})
 
 
 def start_run(config_path, out_parent="runs", progress: bool = False,
@@ -85,16 +63,8 @@ def start_run(config_path, out_parent="runs", progress: bool = False,
     cfg = load_config(config_path)
     if ray is not None:
         cfg = cfg.with_ray(ray)
-    check_output_folder(out_parent, "run folder (--out)")
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(out_parent) / f"{cfg.name}-{stamp}"
-    k = 1
-    while run_dir.exists():
-        k += 1
-        run_dir = Path(out_parent) / f"{cfg.name}-{stamp}-{k}"
-    (run_dir / "chunks").mkdir(parents=True)
-    atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    atomic_write_json(run_dir / "meta.json", _meta(cfg))
+    check_out_parent(out_parent)
+    run_dir = create_run_dir(out_parent, cfg.name, cfg.to_dict(), _meta(cfg), "chunks")
     return run_dir, execute(run_dir, cfg, progress, executor)
 
 
@@ -104,9 +74,7 @@ def resume_run(run_dir, progress: bool = False, ray: dict | None = None, executo
     with, except for more deals or games, which extend the run. ``ray`` and ``executor``
     as for ``start_run`` (a run may be resumed anywhere: results do not depend on it)."""
     run_dir = Path(run_dir)
-    path = run_dir / "config.yaml"
-    if not path.is_file():
-        raise InvalidConfigError(f"{run_dir} is not a run directory (no config.yaml)")
+    path = config_to_resume(run_dir)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as e:
@@ -118,8 +86,8 @@ def resume_run(run_dir, progress: bool = False, ray: dict | None = None, executo
         cfg = cfg.with_ray(ray)
     check_resume(run_dir, cfg)
     (run_dir / "chunks").mkdir(exist_ok=True)
-    if _read_meta(run_dir) is None:  # damaged: the chunks vouch for the config (checked)
-        atomic_write_json(run_dir / "meta.json", _meta(cfg))
+    if read_meta(run_dir) is None:  # damaged: the chunks vouch for the config (checked)
+        write_meta(run_dir, _meta(cfg))
     return run_dir, execute(run_dir, cfg, progress, executor)
 
 
@@ -145,14 +113,6 @@ def made_with(cfg: ExperimentConfig) -> dict:
     return out
 
 
-def _read_meta(run_dir: Path) -> dict | None:
-    try:
-        meta = json.loads((run_dir / "meta.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return meta if isinstance(meta, dict) else None
-
-
 def _chunk_made_with(path: Path) -> dict | None | str:
     """A chunk file's record of what it was made with; None for a chunk written before
     chunks recorded it; "damaged" when unreadable (it is then played again)."""
@@ -174,7 +134,7 @@ def check_resume(run_dir: Path, cfg: ExperimentConfig) -> None:
     """Refuse, in one line, to resume ``run_dir`` with a config that differs from what its
     meta.json and finished chunks were made with. More items only extend the run."""
     now = made_with(cfg)
-    meta = _read_meta(run_dir)
+    meta = read_meta(run_dir)
     changes = []
     if meta is not None:
         changes += [_difference(f, meta[f], now[f]) for f in MADE_WITH_META
@@ -384,29 +344,12 @@ def _cell(x) -> str:
     return "" if x is None else f"{x:.4f}"
 
 
-def _figure():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig, path: Path) -> None:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    from experiments.files import atomic_write_bytes
-
-    atomic_write_bytes(path, buf.getvalue())
-
-
 def _tournament_plots(run_dir: Path, t) -> None:
     """The settling difference (at the prefix lengths of experiments.tally.CURVE_GRID and
     at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
     from experiments.tally import DIFF, SAMPLE_ITEMS
 
-    plt = _figure()
+    plt = pyplot()
     (run_dir / "plots").mkdir(exist_ok=True)
     unit = "games" if t.whole else "deals"
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -426,7 +369,7 @@ def _tournament_plots(run_dir: Path, t) -> None:
     ax.set_title(f"{t.game}: score difference as {unit} accumulate")
     if ax.get_lines()[1:]:  # beyond the zero line: no band for runs of a single item
         ax.legend()
-    _save(fig, run_dir / "plots" / "difference.png")
+    save_png(fig, run_dir / "plots" / "difference.png")
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -441,7 +384,7 @@ def _tournament_plots(run_dir: Path, t) -> None:
                  + (f" (first {SAMPLE_ITEMS:,} {unit} of each pairing)"
                     if t.items > SAMPLE_ITEMS else ""))
     ax.legend()
-    _save(fig, run_dir / "plots" / "distribution.png")
+    save_png(fig, run_dir / "plots" / "distribution.png")
     plt.close(fig)
 
 
@@ -449,7 +392,6 @@ def _tournament_plots(run_dir: Path, t) -> None:
 # simulations
 # ---------------------------------------------------------------------------------------------
 def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
-    from experiments.cli import format_summary
     from experiments.simulate import SimulationJob, play_simulation_chunk, summarize_stats
 
     rules = cfg.make_rules()
@@ -525,11 +467,11 @@ def _simulation_plot(run_dir: Path, summary: dict) -> None:
     else:
         labels = [f"side {s}" for s in range(len(values))]
         ylabel = "mean round points per deal"
-    plt = _figure()
+    plt = pyplot()
     (run_dir / "plots").mkdir(exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.bar(labels, values)
     ax.set_ylabel(ylabel)
     ax.set_title(f"{summary['game']}: {summary.get('deals', 0):,} deals")
-    _save(fig, run_dir / "plots" / "points.png")
+    save_png(fig, run_dir / "plots" / "points.png")
     plt.close(fig)

@@ -20,7 +20,7 @@ from cardsim import games as game_contracts
 from cardsim.errors import InvalidConfigError
 from cardsim.records import RecordWriter
 from cardsim.table import Table
-from experiments.config import check_count
+from experiments.limits import check_count
 from experiments.files import check_output_file
 from experiments.games import seat_agents, seating_of
 

@@ -125,9 +125,9 @@ def main(argv=None):
 
 
 def plot(run_dir, rows, title):
-    from experiments.run import _figure, _save
+    from experiments.plots import pyplot, save_png
 
-    plt = _figure()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     ms = [r["ms_per_decision"] for r in rows]
     ax.errorbar(ms, [r["difference"] for r in rows], yerr=[r["ci95"] for r in rows],
@@ -140,7 +140,7 @@ def plot(run_dir, rows, title):
     ax.set_xlabel("milliseconds per decision (one core)")
     ax.set_ylabel("pimc - heuristic, points per deal (95% CI)")
     ax.set_title(f"{title}: strength against cost")
-    _save(fig, run_dir / "strength_cost.png")
+    save_png(fig, run_dir / "strength_cost.png")
 
 
 if __name__ == "__main__":

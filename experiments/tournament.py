@@ -29,7 +29,7 @@ from cardsim import games
 from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
-from experiments.config import check_count
+from experiments.limits import check_count
 from experiments.files import check_output_file
 from experiments.per_deal import PerDealWriter, per_deal_rows
 from experiments.stats import Moments

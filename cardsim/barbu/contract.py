@@ -45,7 +45,8 @@ def bench(rules, hands: int, threads: int) -> dict:
 
 
 def record_line(st: np.ndarray, rules, seed: int) -> str:
-    from cardsim.barbu.record import record_of_row, to_json_line
+    from cardsim.barbu.record import to_json_line
+    from cardsim.barbu.record_row import record_of_row
 
     return to_json_line(record_of_row(st, rules, seed))
 

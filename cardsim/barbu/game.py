@@ -22,6 +22,7 @@ import numpy as np
 from cardsim.barbu import actions as A
 from cardsim.barbu import engine_nb as E
 from cardsim.barbu import layout as L
+from cardsim.barbu.record_row import record_of_row
 from cardsim.barbu.rules import BarbuRules
 from cardsim.cards import BARBU_DECK, SUIT_LETTERS
 from cardsim.errors import IllegalActionError, InvalidCardError, InvalidConfigError
@@ -363,10 +364,9 @@ class BarbuGame:
         return [s for s in range(4) if w >> s & 1]
 
     def record(self, i: int = 0) -> dict:
-        """The cardsim-barbu/1 hand record of the deal just finished (record.py);
+        """The cardsim-barbu/1 hand record of the deal just finished (record_row.py);
         HandRecordError while the deal is still running."""
         self._one(i)
-        from cardsim.barbu.record import record_of_row  # lazy: record.replay builds BarbuGames
         return record_of_row(self.st, self.rules, self.seed)
 
     to_record = record  # the older name of record

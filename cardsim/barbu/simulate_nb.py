@@ -18,13 +18,12 @@ The random policy picks a uniformly random legal action; a decision with a singl
 action draws nothing from the generator.
 """
 
-from numba import njit, prange
+from numba import njit
 
 from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu.engine_nb import (begin_deal, deal_from_seed, first_declarer_of, init_game,
-                                     legal_mask, next_deal, step)
+from cardsim.barbu.engine_nb import begin_deal, deal_from_seed, first_declarer_of, legal_mask, step
 from cardsim.bits_nb import nth_bit, popcount
 from cardsim.jit import NO_REFCOUNT
 
@@ -95,13 +94,6 @@ def play_random_deal(st, R, state):
         step(st, R, action)
         taken += 1
     return state, taken
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def play_random_until_deal_end(st, R, rng, i):
-    """``play_random_deal`` with generator ``rng[i]``; returns the decisions taken."""
-    rng[i], taken = play_random_deal(st, R, rng[i])
-    return taken
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -210,34 +202,3 @@ def simulate_random(R, seed, first_game, n_items, whole_matches, n_blocks):
 
     return simulate(GameTag("barbu"), R, seed, first_game, n_items, bool(whole_matches), NUM_STATS,
                     n_blocks)
-
-
-# ---------------------------------------------------------------------------------------------
-# batch helpers (hand records from Python): the same items, streams and decisions as above
-# ---------------------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def batch_init(S, R, seed, first_game, whole_matches, rng):
-    """Row i of ``S`` starts item ``first_game + i`` and ``rng[i]`` gets its policy stream."""
-    for i in prange(S.shape[0]):
-        item = first_game + i
-        rng[i] = policy_stream(seed, item, whole_matches)
-        if whole_matches:
-            init_game(S[i], R, seed, item)
-        else:
-            init_hand_item(S[i], R, seed, item)
-
-
-@njit(cache=True, parallel=True)
-def batch_random_deal(S, R, rng, taken):
-    """Every row still in a deal plays it to the end at random (generator ``rng[i]``);
-    ``taken[i]`` gets the number of decisions row i took."""
-    for i in prange(S.shape[0]):
-        taken[i] = play_random_until_deal_end(S[i], R, rng, i)
-
-
-@njit(cache=True, parallel=True)
-def batch_next_deal(S, R):
-    """Rows at a deal end (not match over) start their next deal."""
-    for i in prange(S.shape[0]):
-        if S[i, L.PHASE] == L.PH_DEAL_END:
-            next_deal(S[i], R)

@@ -1,5 +1,5 @@
-"""What the command line calls for Barbu: ``simulate`` (random play, summary dict, optional
-hand records) and ``bench`` (throughput of the compiled random-play fast path).
+"""What the command line calls for Barbu: ``summarize`` (the summary dict of a simulation's
+statistics) and ``bench`` (throughput of the compiled random-play fast path).
 
 Results are identical for any thread count: every item is fixed by (seed, item) and the
 statistics are integer sums (simulate_nb).
@@ -8,7 +8,6 @@ statistics are integer sums (simulate_nb).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -16,22 +15,10 @@ from cardsim.barbu import actions as A
 from cardsim.barbu import simulate_nb as S
 from cardsim.barbu.rules import BarbuRules
 from cardsim.errors import InvalidConfigError
-from cardsim.records import RecordWriter
 from cardsim.runtime import peak_memory_mb
 from cardsim.runtime import threads as threads_for_run
 
 MAX_BLOCKS = 256      # blocks of a run (does not change results, only load balance)
-HISTORY_CHUNK = 512   # rows per batch when writing hand records
-
-
-def _rules(rules) -> BarbuRules:
-    if rules is None:
-        return BarbuRules()
-    if isinstance(rules, BarbuRules):
-        return rules
-    if isinstance(rules, dict):
-        return BarbuRules.from_dict(rules)
-    raise InvalidConfigError(f"rules must be a BarbuRules or a dict, got {type(rules).__name__}")
 
 
 def _positive(name, v):
@@ -40,52 +27,6 @@ def _positive(name, v):
     if type(v) is not int or v <= 0:
         raise InvalidConfigError(f"{name} must be a positive integer, got {v!r}")
     return v
-
-
-def simulate(rules=None, seed: int = 0, hands: int | None = None, games: int | None = None,
-             threads: int = 1, history_path: str | Path | None = None) -> dict:
-    """Random play: ``hands`` single deals (hands mode, simulate_nb doc string) or ``games``
-    whole 28-deal matches; exactly one of them. With ``history_path`` every deal is also
-    written there as a cardsim-barbu/1 hand record (the same deals and decisions).
-
-    Returns the summary dict (see ``summarize``)."""
-    rules = _rules(rules)
-    hands = _positive("hands", hands)
-    games = _positive("games", games)
-    if (hands is None) == (games is None):
-        raise InvalidConfigError("give exactly one of hands (single deals) or games "
-                                 f"(28-deal matches), got hands={hands!r}, games={games!r}")
-    if type(seed) is not int or seed < 0:
-        raise InvalidConfigError(f"seed must be a non-negative integer, got {seed!r}")
-    whole = games is not None
-    n_items = games if whole else hands
-    R = rules.pack()
-    with threads_for_run(threads):
-        t0 = time.perf_counter()
-        if history_path is None:
-            stats = S.simulate_random(R, seed, 0, n_items, whole, min(MAX_BLOCKS, n_items))
-        else:
-            stats = _simulate_with_history(rules, R, seed, n_items, whole, Path(history_path),
-                                               threads)
-        seconds = time.perf_counter() - t0
-    out = summarize(stats, rules, seed, whole, seconds)
-    out["threads"] = threads
-    out["history_path"] = None if history_path is None else str(history_path)
-    return out
-
-
-def _simulate_with_history(rules, R, seed, n_items, whole, path: Path,
-                           threads: int) -> np.ndarray:
-    """The table's record path (cardsim.table): the same items and decisions as
-    simulate_random, records written in (match, deal) order."""
-    from cardsim import games
-    from cardsim.table import RANDOM_AGENT, Seating, Table
-
-    contract = games.get("barbu")
-    with RecordWriter(path) as out:
-        return Table("barbu", rules, batch=HISTORY_CHUNK).simulate(
-            Seating([RANDOM_AGENT], [[0, 0, 0, 0]]), seed, 0, n_items, whole, threads,
-            history=lambda row: contract.record_line(row, rules, seed), write=out.write_line)
 
 
 def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,

@@ -46,7 +46,7 @@ def bench(rules, hands: int, threads: int) -> dict:
 
 def record_line(st: np.ndarray, rules, seed: int) -> str:
     """The hand record of the deal just ended in row ``st`` as a compact JSON line."""
-    from cardsim.debertz.record import record_of_row
+    from cardsim.debertz.record_row import record_of_row
 
     return json.dumps(record_of_row(st, rules, seed), separators=(",", ":"),
                       ensure_ascii=False)

@@ -18,6 +18,7 @@ from cardsim.cards import DEBERTZ_DECK
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz.actions import NUM_ACTIONS, action_name
+from cardsim.debertz.record_row import deal_record
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import IllegalActionError, InvalidCardError, InvalidConfigError
 
@@ -199,8 +200,7 @@ class DebertzGame:
 
     def record(self, i: int = 0) -> dict:
         """The cardsim-debertz/1 hand record of the deal that has just ended in game i
-        (record.py); HandRecordError while the deal is still running."""
-        from cardsim.debertz.record import deal_record  # record.py imports this module
+        (record_row.py); HandRecordError while the deal is still running."""
         self._row(i)
         return deal_record(self, i)
 

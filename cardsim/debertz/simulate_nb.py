@@ -5,11 +5,11 @@ streams and its random decisions from ``rng_nb.stream(seed, g, POLICY_KEY)``, so
 the same for any block size and thread count (statistics are integer sums).
 """
 
-from numba import njit, prange
+from numba import njit
 
 from cardsim import rng_nb, stream_keys
 from cardsim.debertz import layout as L
-from cardsim.debertz.engine_nb import init_game, legal_mask, next_deal, step
+from cardsim.debertz.engine_nb import legal_mask, step
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.jit import NO_REFCOUNT
 
@@ -82,13 +82,6 @@ def play_random_deal(st, R, state):
     return state, taken
 
 
-@njit(cache=True, inline="always")
-def play_random_until_deal_end(st, R, rng, i):
-    """``play_random_deal`` with generator ``rng[i]``; returns the decisions taken."""
-    rng[i], taken = play_random_deal(st, R, rng[i])
-    return taken
-
-
 def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
     """Play items ``first_game .. first_game + n_items - 1`` (deals, each a fresh game, or whole games)
     with random decisions on the engine's fast path (``cardsim.random_play_nb``, written once
@@ -98,34 +91,3 @@ def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
 
     return simulate(GameTag("debertz"), R, seed, first_game, n_items, bool(whole_games), NUM_STATS,
                     n_blocks)
-
-
-@njit(cache=True, parallel=True)
-def batch_random_deal(S, R, rng, decisions):
-    """Every game of batch ``S`` still running plays its current deal to the end at random
-    (generator ``rng[i]`` for row i); adds the decisions taken to ``decisions[i]``."""
-    for i in prange(S.shape[0]):
-        decisions[i] += play_random_until_deal_end(S[i], R, rng, i)
-
-
-@njit(cache=True, parallel=True)
-def batch_init(S, R, seed, first_game):
-    """Start game ``first_game + i`` in row i of ``S``."""
-    for i in prange(S.shape[0]):
-        init_game(S[i], R, seed, first_game + i)
-
-
-@njit(cache=True, parallel=True)
-def batch_next_deal(S, R):
-    """Rows at a deal end (not game over) start their next deal."""
-    for i in prange(S.shape[0]):
-        if S[i, L.PHASE] == L.PH_DEAL_END:
-            next_deal(S[i], R)
-
-
-@njit(cache=True)
-def batch_deal_stats(S, R, rows, stats):
-    """Add the just-ended deal of every selected row of ``S`` to ``stats``."""
-    for i in range(S.shape[0]):
-        if rows[i]:
-            record_deal_stats(S[i], R, stats)

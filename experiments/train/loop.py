@@ -29,25 +29,21 @@ iteration); until the first evaluation has written one, every game is self-play.
 
 from __future__ import annotations
 
-import io
 import json
-import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import torch
-import yaml
 from tqdm import tqdm
 
-import cardsim
 from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
 from agents.neural.network import ActionHeadNet
 from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
-from experiments.files import (atomic_write_bytes, atomic_write_json, atomic_write_text,
-                               check_output_folder)
+from experiments.files import atomic_write_bytes, atomic_write_text
+from experiments.plots import pyplot, save_png
+from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
 from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
 
 
@@ -58,17 +54,9 @@ def start_training(config_path, out_parent="runs", progress: bool = False,
     cfg = load_config(config_path)
     if ray is not None:
         cfg = cfg.with_ray(ray)
-    check_output_folder(out_parent, "run folder (--out)")
+    check_out_parent(out_parent)
     device = _device(cfg)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(out_parent) / f"{cfg.name}-{stamp}"
-    k = 1
-    while run_dir.exists():
-        k += 1
-        run_dir = Path(out_parent) / f"{cfg.name}-{stamp}-{k}"
-    (run_dir / "checkpoints").mkdir(parents=True)
-    atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    atomic_write_json(run_dir / "meta.json", _meta(cfg))
+    run_dir = create_run_dir(out_parent, cfg.name, cfg.to_dict(), _meta(cfg), "checkpoints")
     return run_dir, Trainer(run_dir, cfg, device).run(progress)
 
 
@@ -77,9 +65,7 @@ def resume_training(run_dir, progress: bool = False, ray: dict | None = None):
     ``start_training`` (only where Ray is: the actors' count and weights_every are the
     run's own, in config.yaml)."""
     run_dir = Path(run_dir)
-    path = run_dir / "config.yaml"
-    if not path.is_file():
-        raise InvalidConfigError(f"{run_dir} is not a training run directory (no config.yaml)")
+    path = config_to_resume(run_dir, "training run directory")
     cfg = config_from_dict(read_yaml(path), where=str(path))
     if ray is not None:
         cfg = cfg.with_ray(ray)
@@ -98,17 +84,11 @@ def _device(cfg: TrainConfig) -> torch.device:
 
 
 def _meta(cfg: TrainConfig) -> dict:
-    import numba
-
-    from experiments.run import _git_commit
-
-    return {"name": cfg.name, "kind": "train", "algorithm": cfg.algorithm, "game": cfg.game,
-            "rules_hash": cfg.make_rules().rules_hash(),
-            "observation_spec_hash": observation_spec_hash(cfg.game), "seed": cfg.seed,
-            "git_commit": _git_commit(), "cardsim_version": cardsim.__version__,
-            "torch_version": torch.__version__, "numpy_version": np.__version__,
-            "numba_version": numba.__version__, "python": platform.python_version(),
-            "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    return run_meta({"name": cfg.name, "kind": "train", "algorithm": cfg.algorithm,
+                     "game": cfg.game, "rules_hash": cfg.make_rules().rules_hash(),
+                     "observation_spec_hash": observation_spec_hash(cfg.game),
+                     "seed": cfg.seed},
+                    {"torch_version": torch.__version__})
 
 
 def iteration_seeds(seed: int, iteration: int) -> tuple[int, np.random.Generator]:
@@ -367,9 +347,7 @@ def _tensorboard(run_dir: Path, metrics: list[dict]) -> None:
 def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
     """``plots/learning_curve.png`` of ``run_dir`` from metrics lines (also used by
     ``experiments.train.ship`` for a checkpoint's own lines)."""
-    from experiments.run import _figure, _save
-
-    plt = _figure()
+    plt = pyplot()
     (run_dir / "plots").mkdir(exist_ok=True)
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     x = [m["total_decisions"] for m in metrics if m.get("loss") is not None]
@@ -390,5 +368,5 @@ def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -
     ax2.set_title("duplicate evaluation")
     if rows and rows[-1]["eval"]:
         ax2.legend()
-    _save(fig, run_dir / "plots" / "learning_curve.png")
+    save_png(fig, run_dir / "plots" / "learning_curve.png")
     plt.close(fig)

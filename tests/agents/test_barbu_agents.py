@@ -74,10 +74,15 @@ def test_simulate_agents_is_independent_of_blocks_and_keeps_b8():
 
 
 def test_batch_act_and_batch_play_deal_give_legal_play():
+    from cardsim import games
+    from cardsim.table_nb import start_rows
+
     R = BarbuRules().pack()
     S = np.zeros((40, L.STATE_WIDTH), dtype=np.int64)
     rng = np.zeros(40, dtype=np.uint64)
-    SN.batch_init(S, R, 3, 0, True, rng)
+    # matches 0..39 of seed 3 as the table starts them (one seating pattern, not duplicate)
+    start_rows(games.get("barbu").tag, S, R, rng, 3, np.arange(40, dtype=np.int64),
+               np.zeros(40, dtype=np.int64), True, False, False)
     agent = make_agent("heuristic", "barbu")
     acts = agent.act(EngineView(S, R))
     for i in range(40):

@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 
 from barbu_deals import deal_of, new_game, play
-from cardsim.barbu import layout as L
-from cardsim.barbu import simulate_nb as S
 from cardsim.barbu.game import BarbuGame
 from cardsim.barbu.record import (FIELDS, check_record, deal_record, read_records,
                                   record_of_row, replay, write_records)
 from cardsim.barbu.rules import BarbuRules
 from cardsim.errors import HandRecordError
+from cardsim.table import RANDOM_AGENT, Seating, Table
 
 B7_DEAL = ("S3-SA 2D", "S2 H2-HK", "AD QC C2-CJ AH", "QD AC KC D3-DJ KD")
 
@@ -155,21 +154,17 @@ def test_replay_detects_missing_forced_double():
 
 def test_record_of_row_equals_deal_record():
     """record_of_row (the name both games share) writes, key for key and in the same order,
-    the record deal_record writes, on many random deals of a batch."""
+    the record deal_record writes, on every deal of random matches at the table."""
     rules = BarbuRules()
-    R = rules.pack()
-    n, seed = 16, 21
-    batch = np.zeros((n, L.STATE_WIDTH), dtype=np.int64)
-    rng = np.zeros(n, dtype=np.uint64)
-    taken = np.zeros(n, dtype=np.int64)
-    S.batch_init(batch, R, seed, 0, True, rng)
-    for _ in range(8):
-        S.batch_random_deal(batch, R, rng, taken)
-        for i in range(n):
-            line = json.dumps(deal_record(batch[i], rules, seed))
-            assert json.dumps(record_of_row(batch[i], rules, seed)) == line
-            assert json.dumps(record_of_row(batch[i], rules)) == line
-        S.batch_next_deal(batch, R)
+    seed = 21
+    rows = []  # the state row at the end of every deal, in (match, deal) order
+    Table("barbu", rules).simulate(Seating([RANDOM_AGENT], [[0, 0, 0, 0]]), seed, 0, 5, True,
+                                   history=np.copy, write=rows.append)
+    assert len(rows) == 5 * 28
+    for row in rows:
+        line = json.dumps(deal_record(row, rules, seed))
+        assert json.dumps(record_of_row(row, rules, seed)) == line
+        assert json.dumps(record_of_row(row, rules)) == line
     g = new_game(deal_of(*B7_DEAL), 0)
     with pytest.raises(HandRecordError, match="finished deal"):
         record_of_row(g.st, g.rules, g.seed)
