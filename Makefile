@@ -25,8 +25,9 @@ install: $(VENV)/.extras
 run: $(BIN)/cardsim
 	$(BIN)/cardsim run configs/debertz_heuristic_vs_random.yaml
 
+# One worker per core; the tests of one game share a worker (tests/conftest.py).
 test: install
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests -n auto --dist loadgroup
 
 bench: $(BIN)/cardsim
 	$(BIN)/cardsim bench debertz --players 4 --teams --hands 4000000 --threads 2
@@ -37,3 +38,4 @@ clean:
 
 clean-cache:
 	find cardsim agents experiments -name '*.nbi' -delete -o -name '*.nbc' -delete
+	$(BIN)/python -c "import shutil, cardsim.compile_cache as c; shutil.rmtree(c.cache_base(), ignore_errors=True)"

@@ -22,7 +22,7 @@ from numba import njit
 
 from agents.clock_nb import now_ms
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import deal_over, game_piece, legal, state_width, step, turn
+from cardsim.game_nb import apply_action, deal_over, game_piece, legal, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.rng_nb import random_bit
 from cardsim.sample_nb import sample_deal, sample_prepare
@@ -109,13 +109,13 @@ def ismcts_action(game, st, R, base, bits, params, rng, i):
                 tree[new, N_OWNER] = who
                 tree[node, N_CHILD] = new
                 avail[new] = 1.0
-                step(game, deal, R, a)
+                apply_action(game, deal, R, a)
                 path[depth] = new
                 depth += 1
                 break
             if best < 0:
                 break
-            step(game, deal, R, tree[best, N_ACTION])
+            apply_action(game, deal, R, tree[best, N_ACTION])
             path[depth] = best
             depth += 1
             node = best
@@ -126,7 +126,7 @@ def ismcts_action(game, st, R, base, bits, params, rng, i):
                 a = rollout_action(game, deal, R, lbase, lbits, rng, i)
             else:
                 a = lbase + random_bit(lbits, rng, i)
-            step(game, deal, R, a)
+            apply_action(game, deal, R, a)
         deal_results(game, deal, R, results)
         for k in range(depth):
             n = path[k]

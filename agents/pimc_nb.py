@@ -31,7 +31,7 @@ from numba import njit
 
 from agents.clock_nb import now_ms
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import game_piece, state_width, step, turn
+from cardsim.game_nb import apply_action, game_piece, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
@@ -126,7 +126,7 @@ def choose_by_rollouts(game, st, R, base, bits, params, rng, i):
             b = lowest_bit(m)
             m &= m - 1
             trial[:] = deal
-            step(game, trial, R, base + b)
+            apply_action(game, trial, R, base + b)
             total[b] += playout_value(game, trial, R, me, rng, i)
         option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, i)
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:

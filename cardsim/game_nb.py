@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import warnings
 
-from numba import types
+from numba import njit, types
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.core.imputils import lower_constant
 from numba.extending import (
@@ -28,6 +28,8 @@ from numba.extending import (
     typeof_impl,
     unbox,
 )
+
+from cardsim.jit import NO_REFCOUNT
 
 # Inlining the face's kernels (themselves inlined engine kernels) into loops trips a pedantic
 # check of numba's IR on the scope of renamed variables; the compiled code is unaffected
@@ -389,3 +391,14 @@ def play_random_deal(game, st, R, state):
 def _play_random_deal(game, st, R, state):
     k = _kernel(game, "play_random_deal")
     return lambda game, st, R, state: k(st, R, state)
+
+
+# --- the step as a call of its own ------------------------------------------------------------
+@njit(cache=True, **NO_REFCOUNT)
+def apply_action(game, st, R, action):
+    """The engine's step, compiled once per game and called (not inlined) by the table's
+    loops and the search agents' play-outs and trees: each inlined copy of the step costs
+    seconds of compilation (tens of seconds in the search agents, whose bodies then grow
+    past what numba's IR passes handle quickly), and a call without reference counting
+    costs little beside the step itself."""
+    step(game, st, R, action)

@@ -30,6 +30,7 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 from cardsim import games, table_nb
+from cardsim.compile_notice import compiling
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON, RANDOM_POLICIES, PolicySet
 from cardsim.runtime import blocks_for, threads
@@ -172,6 +173,11 @@ class Table:
         self.batch = int(batch)
         self.n_seats = self.game.players(rules)
 
+    def _compiling(self, seating: Seating):
+        """Announces a first run's compilation of this table (cardsim.compile_notice)."""
+        labels = list(dict.fromkeys(agent_label(a) for a in seating.agents))
+        return compiling(f"the {self.game.title} table for {', '.join(labels)}")
+
     # --- simulation -----------------------------------------------------------------------
     def simulate(self, seating: Seating, seed: int, first: int, n: int, whole: bool,
                  n_threads: int = 1, history: Callable[[np.ndarray], str] | None = None,
@@ -181,7 +187,7 @@ class Table:
         ``history(row) -> line`` and the lines to ``write``, in (item, deal) order."""
         check_agent_rules(seating.agents, self.rules)
         kinds, params = seating.seat_arrays()
-        with threads(n_threads):
+        with threads(n_threads), self._compiling(seating):
             if seating.all_compiled and history is None:
                 return table_nb.simulate(self.tag, seating.policies, self.R, seed, first, n,
                                          whole, kinds[0], params[0], self.game.num_stats,
@@ -215,7 +221,7 @@ class Table:
             raise InvalidConfigError(f"{self.game.title} has no contracts to force")
         check_agent_rules(seating.agents, self.rules)
         agent_kinds = seating.kinds
-        with threads(n_threads):
+        with threads(n_threads), self._compiling(seating):
             if seating.all_compiled:
                 return table_nb.duplicate(self.tag, seating.policies, self.R, seed, first, n,
                                           whole, force, seating.patterns, agent_kinds,

@@ -18,10 +18,10 @@ import numpy as np
 from numba import njit, prange
 
 from cardsim.bits_nb import fill_legal
-from cardsim.game_nb import (count_decisions, deal_over, deals_played, duplicate_stream,
+from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_played, duplicate_stream,
                              force_contract, init_item, item_label, item_over, legal,
                              next_deal, num_seats, observe, policy_stream, record_deal,
-                             seat_points, seat_won, state_width, step, turn)
+                             seat_points, seat_won, state_width, turn)
 from cardsim.jit import NO_REFCOUNT
 from cardsim.parallel_nb import next_block, worker_row
 from cardsim.policy_nb import PYTHON, choose
@@ -30,15 +30,6 @@ from cardsim.policy_nb import PYTHON, choose
 WAITING = 0    # a Python seat is to act (its seat in seats[i]); also: not started yet
 DEAL_END = 1   # paused at a deal end (hand records are read here)
 FINISHED = 2   # the item is over
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def apply_action(game, st, R, action):
-    """The engine's step, compiled once per game and called (not inlined) by every loop that
-    applies an action: each inlined copy of the step costs seconds of compilation, in every
-    loop and for every policy set, and a call without reference counting costs little
-    beside the step itself."""
-    step(game, st, R, action)
 
 
 # Not inlined: called once per deal (or per stop for a Python seat), and compiled once per

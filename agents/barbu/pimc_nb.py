@@ -54,10 +54,11 @@ from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu import solve_nb as V
-from cardsim.barbu.engine_nb import legal_mask, step
+from cardsim.barbu.engine_nb import legal_mask
 from cardsim.barbu.face_nb import GAME
 from cardsim.bits_nb import lowest_bit
 from cardsim.deal_split_nb import MAX_CARDS, shuffle_mask
+from cardsim.game_nb import apply_action
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.sample_nb import sample_deal, sample_prepare
 
@@ -119,7 +120,7 @@ def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
         b = lowest_bit(m)
         m &= m - 1
         trial[:] = deal
-        step(trial, R, base + b)
+        apply_action(GAME, trial, R, base + b)
         total[b] -= rollout_score(trial, R, me)
 
 
@@ -196,7 +197,7 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
             c = lowest_bit(m)
             m &= m - 1
             trial[:] = deal
-            step(trial, R, base + c)
+            apply_action(GAME, trial, R, base + c)
             score[c] = rollout_score(trial, R, me)
         n += 1
         m = mask
@@ -225,7 +226,7 @@ def rollout_score(deal, R, seat):
     score (B7)."""
     while deal[L.PHASE] < L.PH_DEAL_END:
         base, bits = legal_mask(deal, R)
-        step(deal, R, heuristic_action(ROLLOUT_PARAMS, deal, R, base, bits))
+        apply_action(GAME, deal, R, heuristic_action(ROLLOUT_PARAMS, deal, R, base, bits))
     return deal[ix(L.DEAL_SCORES + seat)]
 
 
@@ -260,10 +261,10 @@ def double_by_rollouts(st, R, base, bits, params, rng, i):
     for k in range(samples):
         sample_deal(V.BARBU, st, R, kn, ways, rng, i, deal)
         trial[:] = deal
-        step(trial, R, base + other)
+        apply_action(GAME, trial, R, base + other)
         gain = rollout_score(trial, R, me)
         trial[:] = deal
-        step(trial, R, base)
+        apply_action(GAME, trial, R, base)
         gain -= rollout_score(trial, R, me)
         n += 1
         total += gain

@@ -34,8 +34,9 @@ from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
 from agents.pimc_nb import best_of, pimc_action
 from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
-from cardsim.debertz.engine_nb import legal_mask, side_of, step
+from cardsim.debertz.engine_nb import legal_mask, side_of
 from cardsim.debertz.face_nb import GAME
+from cardsim.game_nb import apply_action
 
 # the agent's parameter vector (agents.debertz.pimc.DebertzPIMC.OPTIONS order)
 P_SAMPLES = 0
@@ -73,7 +74,7 @@ def rollout_value(deal, R, side, rng, i):
     """Play ``deal`` to the end of its deal with the heuristic in every seat; the result
     for ``side``: its recorded points less the mean of the other sides' (D9)."""
     while deal[L.PHASE] < L.PH_DEAL_END:
-        step(deal, R, heuristic_action(deal, R, legal_mask(deal, R), ROLLOUT_PARAMS, rng, i))
+        apply_action(GAME, deal, R, heuristic_action(deal, R, legal_mask(deal, R), ROLLOUT_PARAMS, rng, i))
     sides = R[L.R_SIDES]
     others = 0.0
     for s in range(sides):

@@ -378,7 +378,7 @@ def is_legal(st, R, action):
 # ---------------------------------------------------------------------------------------------
 # stepping
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def step(st, R, action):
     """Apply a legal ``action`` of the seat to act."""
     ph = st[L.PHASE]

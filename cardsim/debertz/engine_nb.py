@@ -282,7 +282,7 @@ def legal_mask(st, R):
 # ---------------------------------------------------------------------------------------------
 # stepping
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def step(st, R, action):
     """Apply a legal ``action`` of the seat to act."""
     ph = st[L.PHASE]

@@ -16,6 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from cardsim import games
+from cardsim.compile_notice import compiling
 from cardsim.envs import kernels_nb as K
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, LEARNER
@@ -142,7 +143,8 @@ class CardGameAEC(AECEnv):
                 self._kinds, self._params, self._rng, self.whole_game, self._rewards,
                 self._obs, self._legal, obs_seat)
         if "_bound_advance" not in self.__dict__:  # no argument typing per step (cardsim.jit)
-            self._bound_advance = bind(K.apply_and_advance, *args)
+            with compiling(f"the {self.kit.title} environment"):
+                self._bound_advance = bind(K.apply_and_advance, *args)
         return self._bound_advance(*args)
 
     def __getstate__(self):

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardsim import games
+from cardsim.compile_notice import compiling
 from cardsim.envs import kernels_nb as K
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
@@ -320,7 +321,8 @@ class CardGameEnv(gym.Env):
                                           learners, kinds, self._params, self._rng,
                                           self.whole_game, self._rewards, self._obs,
                                           self._legal, 0)}[name]
-            bound[name] = bind(getattr(K, name), *args)
+            with compiling(f"the {self.kit.title} environment"):
+                bound[name] = bind(getattr(K, name), *args)
         return bound[name]
 
     def _advance(self, action: int) -> int:
