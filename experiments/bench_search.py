@@ -26,6 +26,7 @@ from cardsim.barbu import layout as BL
 from cardsim.barbu import sample_nb as BS
 from cardsim.barbu import solve_nb as BV
 from cardsim.barbu.rules import BarbuRules
+from cardsim.deal_split_nb import count_completions, new_ways
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz import sample_nb as S
@@ -90,13 +91,13 @@ def positions(rules, count, plays, seed=1):
 def draw_many(states, R, count, rng):
     """``count`` deals for the seat to act in each position; returns the draws taken."""
     kn = np.zeros(S.KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = S.new_ways()
+    ways = new_ways()
     held = np.zeros(4, dtype=np.int64)
     buf = np.empty(32, dtype=np.int64)
     draws = 0
     for g in range(states.shape[0]):
         S.knowledge(states[g], R, states[g, L.TURN], kn)
-        S.count_completions(kn, ways)
+        count_completions(kn, ways)
         for _ in range(count):
             draws += S.draw_deal(states[g], R, kn, ways, rng, 0, held, buf)
     return draws
@@ -106,13 +107,13 @@ def draw_many(states, R, count, rng):
 def barbu_draw_many(states, R, count, rng):
     """``count`` Barbu deals for the seat to act in each position; returns the draws."""
     kn = np.zeros(BS.KNOWLEDGE_WIDTH, dtype=np.int64)
-    ways = BS.new_ways()
+    ways = new_ways()
     held = np.zeros(4, dtype=np.int64)
     buf = np.empty(BS.MAX_CARDS, dtype=np.int64)
     draws = 0
     for g in range(states.shape[0]):
         BS.knowledge(states[g], R, states[g, BL.TURN], kn)
-        BS.count_completions(kn, ways)
+        count_completions(kn, ways)
         for _ in range(count):
             draws += BS.draw_deal(states[g], R, kn, ways, rng, 0, held, buf)
     return draws

@@ -146,3 +146,13 @@ def test_hidden_cards_do_not_change_what_is_sampled(kw):
     b, _ = sample(other, R, 5, seed=5, seats=[st[L.TURN] for st in states])
     fields = np.r_[L.HANDS:L.HANDS + 4, L.DEAD, L.PLAY_HANDS:L.PLAY_HANDS + 4]
     assert (a[:, :, fields] == b[:, :, fields]).all()
+
+
+def test_the_benchmark_draws_debertz_deals():
+    """`python -m experiments.bench_search` times this loop: it must keep up with the
+    sampler's entry points."""
+    from experiments.bench_search import draw_many
+
+    R, P = positions(DebertzRules(players=4, teams=True), 2, 8)
+    draws = draw_many(np.array(P), R, 3, np.ones(1, dtype=np.uint64))
+    assert draws >= 2 * 3
