@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import time
 from pathlib import Path
 
 PACKAGES = ("cardsim", "agents", "experiments")
@@ -90,9 +89,7 @@ def remove_old_folders(base: Path, current: Path, keep: int = KEEP) -> list[Path
 
 def _mark_used(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = folder / USED_STAMP
-    stamp.touch()
-    os.utime(stamp, (time.time(), time.time()))
+    (folder / USED_STAMP).touch()  # its time is when this version was last used
 
 
 _installed = False

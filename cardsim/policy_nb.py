@@ -24,10 +24,8 @@ never imports the agents above it.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
 
 from numba import njit, types
 from numba.extending import (
@@ -107,12 +105,6 @@ class PolicySet:
         return PolicySet, self.policies
 
 
-# The dispatch below is compiled into the table's cached loops, whose cache numba keys to
-# cardsim/table_nb.py alone: the type's name carries a digest of this file, so that a change
-# of the dispatch compiles the loops anew instead of loading the old code.
-_DISPATCH_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-
-
 class PolicySetType(types.Type):
     """The numba type of a ``PolicySet``: one type per set of policies."""
 
@@ -120,7 +112,7 @@ class PolicySetType(types.Type):
         self.policies = policies
         described = ", ".join(f"{p.kind}={p.name}[{' '.join(f for _, f in p.functions)}]"
                               for p in policies)
-        super().__init__(name=f"PolicySet({described}; {_DISPATCH_DIGEST})")
+        super().__init__(name=f"PolicySet({described})")
 
 
 @typeof_impl.register(PolicySet)

@@ -33,8 +33,7 @@ def test_a_compilation_is_announced_with_its_seconds_and_a_loaded_kernel_is_not(
 def test_nested_blocks_announce_once_with_the_outer_text():
     kernel = _fresh_kernel()
     out = io.StringIO()
-    with compiling("the outer work", stream=out):
-        with compiling("an inner part", stream=out):
-            kernel(np.arange(3))
+    with compiling("the outer work", stream=out), compiling("an inner part", stream=out):
+        kernel(np.arange(3))
     assert out.getvalue().startswith("compiling the outer work (first run only)... ")
     assert out.getvalue().count("compiling") == 1
