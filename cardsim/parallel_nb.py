@@ -1,17 +1,27 @@
-"""Dynamic sharing of a run's blocks between threads.
+"""Running a compiled loop's blocks on several threads, shared dynamically.
 
-numba's ``prange`` gives each thread an equal, fixed share of the iterations up front. When
-the cores run at uneven speed (other work on the machine, a busy neighbour on a shared host),
-the faster thread then sits idle at the end while the slower one finishes its share. In the
-simulation loops every ``prange`` iteration is instead a worker that takes the next block
-from a shared counter until none is left (``next_block``): a thread's first iteration does
-its work and its later ones find nothing left. Results never depend on which worker plays a
-block: a block's items, their random streams and its statistics row are fixed by its index.
+A parallel loop here is a compiled *worker* (``@njit(nogil=True)``) that takes the next
+block from a shared counter (``next_block``) and plays it, until none is left;
+``run_workers(worker, *args)`` calls it on every thread the run uses at once (numba's thread
+count, ``cardsim.runtime.threads``). Two reasons against numba's ``prange``:
 
-Read the counter only through ``next_block``: a plain read of it after the loop was seen to
-return its starting value (numba's loop analysis does not see the intrinsic's write).
+- ``prange`` gives each thread an equal, fixed share of the iterations up front. When the
+  cores run at uneven speed (other work on the machine, a busy neighbour on a shared host),
+  the faster thread then sits idle at the end while the slower one finishes its share.
+- numba compiles a ``prange`` loop through its parallel-loop passes, about ten seconds on
+  the first run for each loop and each game and policy set it is compiled for; a worker
+  compiles like any other function.
+
+Results never depend on which worker plays a block: a block's items, their random streams
+and its statistics row are fixed by its index.
+
+Read the counter only through ``next_block``: a plain read of it was seen to return a stale
+value (numba's loop analysis does not see the intrinsic's write).
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 from numba import config, njit
 
@@ -62,3 +72,46 @@ def worker_row(width):
     """A zeroed int64 row of ``width`` for one worker (its state row, its statistics row),
     with a cache line of padding on each side, so two threads never write one cache line."""
     return np.zeros(width + 16, dtype=np.int64)[8:8 + width]
+
+
+ROWS_PER_BLOCK = 64  # rows of a batch per block, where the caller gives no block count
+
+
+def blocks_of_rows(n_rows: int) -> int:
+    """The block count for a batch of ``n_rows`` rows (at least one block)."""
+    return max(1, -(-n_rows // ROWS_PER_BLOCK))
+
+
+@njit(cache=True, inline="always")
+def row_block(b, n_rows, n_blocks):
+    """Rows ``lo, hi`` (``range(lo, hi)``) of block ``b`` when ``n_rows`` are cut into
+    ``n_blocks`` blocks of equal size (the last ones may be short or empty)."""
+    per = (n_rows + n_blocks - 1) // n_blocks
+    lo = b * per
+    return lo, min(n_rows, lo + per)
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def run_workers(worker, *args):
+    """Call compiled ``worker(*args)`` on each of numba's threads at once (the calling
+    thread is one of them) and wait for all; an error in any worker is raised here. The
+    workers share their blocks through a counter among ``args`` (``next_block``), so the
+    thread count decides only the speed, never the results. Without compilation
+    (NUMBA_DISABLE_JIT) one worker takes every block: the plain Python counter is not
+    atomic."""
+    global _pool
+    helpers = 0 if config.DISABLE_JIT else numba.get_num_threads() - 1
+    if helpers <= 0:
+        worker(*args)
+        return
+    if _pool is None or _pool._max_workers < helpers:
+        _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS,
+                                   thread_name_prefix="cardsim-worker")
+    futures = [_pool.submit(worker, *args) for _ in range(helpers)]
+    try:
+        worker(*args)
+    finally:
+        for f in futures:
+            f.result()

@@ -9,12 +9,20 @@ the same statistics. Results are the same for any block and thread count (intege
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from cardsim.game_nb import (count_decisions, init_item, item_over, next_deal,
-                             play_random_deal, policy_stream, record_deal, state_width)
+from cardsim.game_nb import (
+    count_decisions,
+    init_item,
+    item_over,
+    next_deal,
+    play_random_deal,
+    policy_stream,
+    record_deal,
+    state_width,
+)
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block, worker_row
+from cardsim.parallel_nb import next_block, run_workers, worker_row
 
 
 # NO_REFCOUNT compiles the block loop without numba's reference counting: it allocates
@@ -36,25 +44,31 @@ def play_block(game, st, R, row, seed, first_game, lo, hi, whole):
             next_deal(game, st, R)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def simulate_worker(game, R, seed, first_game, n_items, whole, stats, counter):
+    """A worker of ``simulate_random`` (cardsim.parallel_nb): blocks from ``counter`` until
+    none is left, block b's statistics into ``stats[b]``."""
+    n_blocks, n_stats = stats.shape
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    st = worker_row(state_width(game))
+    row = worker_row(n_stats)
+    local_rules = R.copy()  # each worker reads its own rules copy
+    b = next_block(counter)
+    while b < n_blocks:
+        row[:] = 0
+        lo = b * per_block
+        hi = min(n_items, lo + per_block)
+        play_block(game, st, local_rules, row, seed, first_game, lo, hi, whole)
+        for j in range(n_stats):
+            stats[b, j] = row[j]
+        b = next_block(counter)
+
+
 def simulate_random(game, R, seed, first_game, n_items, whole, n_stats, n_blocks):
     """Play items ``first_game .. first_game + n_items - 1`` (deals, or whole games) with
-    random decisions. Returns the game's statistics (``n_stats`` columns) summed over blocks."""
+    random decisions, in ``n_blocks`` blocks on numba's threads. Returns the game's
+    statistics (``n_stats`` columns) summed over blocks."""
     stats = np.zeros((n_blocks, n_stats), dtype=np.int64)
-    per_block = (n_items + n_blocks - 1) // n_blocks
-    counter = np.zeros(1, dtype=np.int64)
-    # Every iteration is a worker that plays blocks from the shared counter until none is
-    # left (parallel_nb): a thread's first iteration does its work, its later ones find none.
-    for _ in prange(n_blocks):
-        st = worker_row(state_width(game))
-        row = worker_row(n_stats)
-        local_rules = R.copy()  # each worker reads its own rules copy
-        b = next_block(counter)
-        while b < n_blocks:
-            row[:] = 0
-            lo = b * per_block
-            hi = min(n_items, lo + per_block)
-            play_block(game, st, local_rules, row, seed, first_game, lo, hi, whole)
-            stats[b] = row
-            b = next_block(counter)
+    run_workers(simulate_worker, game, R, seed, first_game, n_items, whole, stats,
+                np.zeros(1, dtype=np.int64))
     return stats.sum(axis=0)

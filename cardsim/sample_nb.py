@@ -16,11 +16,12 @@ the number of draws it took, -1 when no deal agrees: an inconsistent position) a
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardsim.deal_split_nb import count_completions, new_ways
 from cardsim.game_nb import game_piece
 from cardsim.jit import WITH_REFCOUNT
+from cardsim.parallel_nb import next_block, run_workers
 
 PIECES = "cardsim.{game}.sample_nb"
 knowledge_width = game_piece(PIECES, "knowledge_width", "", "Length of a knowledge row.")
@@ -56,13 +57,10 @@ def sample_deal(game, st, R, kn, ways, rng, i, out):
     return tries
 
 
-@njit(cache=True, parallel=True)
-def sample_rows(game, states, R, seats, count, rng, out):
-    """Batched sampling: for each row ``g`` of ``states``, ``count`` deals for seat
-    ``seats[g]`` into ``out[g, k]`` (shape (N, count, state width)), from generator
-    ``rng[g]``. Returns the number of draws per row (-1 for an inconsistent position)."""
-    tries = np.zeros(states.shape[0], dtype=np.int64)
-    for g in prange(states.shape[0]):
+@njit(cache=True, nogil=True)
+def sample_rows_worker(game, states, R, seats, count, rng, out, tries, counter):
+    g = next_block(counter)
+    while g < states.shape[0]:
         kn, ways = sample_prepare(game, states[g], R, seats[g])
         for k in range(count):
             t = sample_deal(game, states[g], R, kn, ways, rng, g, out[g, k])
@@ -70,4 +68,15 @@ def sample_rows(game, states, R, seats, count, rng, out):
                 tries[g] = -1
                 break
             tries[g] += t
+        g = next_block(counter)
+
+
+def sample_rows(game, states, R, seats, count, rng, out):
+    """Batched sampling: for each row ``g`` of ``states``, ``count`` deals for seat
+    ``seats[g]`` into ``out[g, k]`` (shape (N, count, state width)), from generator
+    ``rng[g]``; the rows shared among numba's threads (cardsim.parallel_nb). Returns the
+    number of draws per row (-1 for an inconsistent position)."""
+    tries = np.zeros(states.shape[0], dtype=np.int64)
+    run_workers(sample_rows_worker, game, states, R, seats, count, rng, out, tries,
+                np.zeros(1, dtype=np.int64))
     return tries

@@ -15,7 +15,7 @@ row with Python agents.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardsim.bits_nb import fill_legal
 from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_played, duplicate_stream,
@@ -23,7 +23,7 @@ from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_pla
                              next_deal, num_seats, observe, policy_stream, record_deal,
                              seat_points, seat_won, state_width, turn)
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block, worker_row
+from cardsim.parallel_nb import blocks_of_rows, next_block, row_block, run_workers, worker_row
 from cardsim.policy_nb import PYTHON, choose
 
 # Row status in the row-by-row loop (advance_rows).
@@ -68,44 +68,40 @@ def simulate_block(game, policies, st, R, rng, row, seed, first, lo, hi, whole, 
             next_deal(game, st, R)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def simulate_worker(game, policies, R, seed, first, n_items, whole, kinds, params, stats,
+                    counter):
+    """A worker of ``simulate`` (cardsim.parallel_nb): blocks from ``counter`` until none is
+    left, block b's statistics into ``stats[b]``."""
+    n_blocks, n_stats = stats.shape
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    st = worker_row(state_width(game))
+    row = worker_row(n_stats)
+    rng = np.zeros(1, dtype=np.uint64)
+    local_rules = R.copy()  # each worker reads its own copies
+    local_kinds = kinds.copy()
+    local_params = params.copy()
+    b = next_block(counter)
+    while b < n_blocks:
+        row[:] = 0
+        lo = b * per_block
+        hi = min(n_items, lo + per_block)
+        simulate_block(game, policies, st, local_rules, rng, row, seed, first, lo, hi, whole,
+                       local_kinds, local_params)
+        for j in range(n_stats):
+            stats[b, j] = row[j]
+        b = next_block(counter)
+
+
 def simulate(game, policies, R, seed, first, n_items, whole, kinds, params, n_stats, n_blocks):
     """Play items ``first .. first + n_items - 1`` (deals, or whole games) with policy
-    ``kinds[seat]`` and parameter row ``params[seat]`` in each seat. Returns the game's
-    statistics (``n_stats`` columns) summed over blocks."""
+    ``kinds[seat]`` and parameter row ``params[seat]`` in each seat, in ``n_blocks`` blocks
+    on numba's threads. Returns the game's statistics (``n_stats`` columns) summed over
+    blocks."""
     stats = np.zeros((n_blocks, n_stats), dtype=np.int64)
-    per_block = (n_items + n_blocks - 1) // n_blocks
-    counter = np.zeros(1, dtype=np.int64)
-    # every iteration is a worker taking blocks from a shared counter (cardsim.parallel_nb)
-    for _ in prange(n_blocks):
-        st = worker_row(state_width(game))
-        row = worker_row(n_stats)
-        rng = np.zeros(1, dtype=np.uint64)
-        local_rules = R.copy()  # each worker reads its own copies
-        local_kinds = kinds.copy()
-        local_params = params.copy()
-        b = next_block(counter)
-        while b < n_blocks:
-            row[:] = 0
-            lo = b * per_block
-            hi = min(n_items, lo + per_block)
-            simulate_block(game, policies, st, local_rules, rng, row, seed, first, lo, hi,
-                           whole, local_kinds, local_params)
-            for j in range(n_stats):
-                stats[b, j] = row[j]
-            b = next_block(counter)
-    return column_sums(stats)
-
-
-@njit(cache=True)
-def column_sums(a):
-    """``a.sum(axis=0)`` of an int64 matrix, written out: numba's axis sum and row assignment
-    bring their error-message machinery, tens of seconds of first-run compilation."""
-    out = np.zeros(a.shape[1], dtype=np.int64)
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            out[j] += a[i, j]
-    return out
+    run_workers(simulate_worker, game, policies, R, seed, first, n_items, whole, kinds, params,
+                stats, np.zeros(1, dtype=np.int64))
+    return stats.sum(axis=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,11 +172,35 @@ def duplicate_block(game, policies, st, R, rng, seed, first, lo, hi, whole, forc
                                labels, seat_pts, detail)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def duplicate_worker(game, policies, R, seed, first, n_items, whole, force, patterns,
+                     agent_kinds, agent_params, detail, points, wins, deals, labels, seat_pts,
+                     counter, n_blocks):
+    """A worker of ``duplicate`` (cardsim.parallel_nb): blocks from ``counter`` until none is
+    left."""
+    per_block = (n_items + n_blocks - 1) // n_blocks
+    st = worker_row(state_width(game))
+    rng = np.zeros(1, dtype=np.uint64)
+    seat_kinds = np.zeros(4, dtype=np.int64)
+    seat_params = np.zeros((4, agent_params.shape[1]), dtype=np.float64)
+    local_rules = R.copy()
+    local_kinds = agent_kinds.copy()
+    local_params = agent_params.copy()
+    b = next_block(counter)
+    while b < n_blocks:
+        lo = b * per_block
+        hi = min(n_items, lo + per_block)
+        duplicate_block(game, policies, st, local_rules, rng, seed, first, lo, hi, whole, force,
+                        patterns, local_kinds, local_params, seat_kinds, seat_params, points,
+                        wins, deals, labels, seat_pts, detail)
+        b = next_block(counter)
+
+
 def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, agent_kinds,
               agent_params, detail, n_blocks):
     """Duplicate play of items ``first .. first + n_items - 1``: each once per row of
-    ``patterns`` (``patterns[p, seat]`` = agent index), all agents compiled.
+    ``patterns`` (``patterns[p, seat]`` = agent index), all agents compiled, in ``n_blocks``
+    blocks on numba's threads.
 
     Returns ``(points, wins, deals, labels, seat_points)``: per item and agent the mean points
     per deal of the seats it held and its win share (averaged over patterns), deals played
@@ -194,37 +214,32 @@ def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, a
     m = n_items if detail else 0
     labels = np.zeros((m, n_pat), dtype=np.int64)
     seat_pts = np.zeros((m, n_pat, 4), dtype=np.float64)
-    per_block = (n_items + n_blocks - 1) // n_blocks
-    counter = np.zeros(1, dtype=np.int64)
-    for _ in prange(n_blocks):
-        st = worker_row(state_width(game))
-        rng = np.zeros(1, dtype=np.uint64)
-        seat_kinds = np.zeros(4, dtype=np.int64)
-        seat_params = np.zeros((4, agent_params.shape[1]), dtype=np.float64)
-        local_rules = R.copy()
-        local_kinds = agent_kinds.copy()
-        local_params = agent_params.copy()
-        b = next_block(counter)
-        while b < n_blocks:
-            lo = b * per_block
-            hi = min(n_items, lo + per_block)
-            duplicate_block(game, policies, st, local_rules, rng, seed, first, lo, hi, whole,
-                            force, patterns, local_kinds, local_params, seat_kinds,
-                            seat_params, points, wins, deals, labels, seat_pts, detail)
-            b = next_block(counter)
+    run_workers(duplicate_worker, game, policies, R, seed, first, n_items, whole, force,
+                patterns, agent_kinds, agent_params, detail, points, wins, deals, labels,
+                seat_pts, np.zeros(1, dtype=np.int64), n_blocks)
     return points, wins, deals, labels, seat_pts
 
 
 # ---------------------------------------------------------------------------------------------
 # row by row: games that wait for Python agents
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def start_rows_worker(game, S, R, rng, seed, items, row_pattern, whole, duplicate, force,
+                      counter, n_blocks):
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, S.shape[0], n_blocks)
+        for i in range(lo, hi):
+            start_item(game, S[i], R, rng, i, seed, items[i], whole, row_pattern[i],
+                       duplicate, force)
+        b = next_block(counter)
+
+
 def start_rows(game, S, R, rng, seed, items, row_pattern, whole, duplicate, force):
     """Row i of ``S`` starts item ``items[i]`` (pattern ``row_pattern[i]`` under duplicate
     play) with its generator in ``rng[i]``."""
-    for i in prange(S.shape[0]):
-        start_item(game, S[i], R, rng, i, seed, items[i], whole, row_pattern[i], duplicate,
-                   force)
+    run_workers(start_rows_worker, game, S, R, rng, seed, items, row_pattern, whole, duplicate,
+                force, np.zeros(1, dtype=np.int64), blocks_of_rows(S.shape[0]))
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -260,30 +275,49 @@ def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions
             next_deal(game, st, R)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def advance_rows_worker(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
+                        seats, stats, whole, pause, counter, n_blocks):
+    local_rules = R.copy()
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, S.shape[0], n_blocks)
+        advance_range(game, policies, S, local_rules, rng, row_pattern, kinds, params, actions,
+                      status, seats, stats, whole, pause, lo, hi)
+        b = next_block(counter)
+
+
 def advance_rows(game, policies, S, R, rng, row_pattern, kinds, params, actions, status, seats,
                  stats, whole, pause, n_blocks):
     """Every unfinished row goes on: a waiting row first plays ``actions[i]`` (none when
     negative) for its Python seat, a row paused at a deal end starts its next deal; then its
     compiled seats (``kinds[row_pattern[i]]``) decide until a Python seat is to act (status
     WAITING, the seat in ``seats[i]``), the item ends (FINISHED) or, with ``pause``, a deal
-    ends (DEAL_END). Each ended deal is added to statistics row ``stats[i]``."""
-    n = S.shape[0]
-    per = (n + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        advance_range(game, policies, S, R.copy(), rng, row_pattern, kinds, params, actions,
-                      status, seats, stats, whole, pause, b * per, min(n, (b + 1) * per))
+    ends (DEAL_END). Each ended deal is added to statistics row ``stats[i]``. The rows go in
+    ``n_blocks`` blocks on numba's threads."""
+    run_workers(advance_rows_worker, game, policies, S, R, rng, row_pattern, kinds, params,
+                actions, status, seats, stats, whole, pause, np.zeros(1, dtype=np.int64),
+                n_blocks)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def observe_rows_worker(game, S, R, rows, out, legal_out, counter, n_blocks):
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, rows.shape[0], n_blocks)
+        for j in range(lo, hi):
+            st = S[rows[j]]
+            observe(game, st, R, turn(game, st), out[j])
+            base, bits = legal(game, st, R)
+            fill_legal(base, bits, legal_out[j])
+        b = next_block(counter)
+
+
 def observe_rows(game, S, R, rows, out, legal_out):
     """For each listed row, the observation of its seat to act (``out[j]``) and its legal
     actions (``legal_out[j]``, 1 or 0)."""
-    for j in prange(rows.shape[0]):
-        st = S[rows[j]]
-        observe(game, st, R, turn(game, st), out[j])
-        base, bits = legal(game, st, R)
-        fill_legal(base, bits, legal_out[j])
+    run_workers(observe_rows_worker, game, S, R, rows, out, legal_out,
+                np.zeros(1, dtype=np.int64), blocks_of_rows(rows.shape[0]))
 
 
 @njit(cache=True)

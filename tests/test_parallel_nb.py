@@ -1,23 +1,27 @@
-"""Dynamic block sharing (cardsim.parallel_nb): every block is handed out exactly once."""
+"""Running a loop's blocks on threads (cardsim.parallel_nb): every block is handed out
+exactly once, whatever the thread count, and a worker's error reaches the caller."""
+
+import threading
 
 import numpy as np
-from numba import njit, prange
+import pytest
+from numba import njit
 
 from cardsim.jit import ix
-from cardsim.parallel_nb import fetch_add, next_block, worker_row
+from cardsim.parallel_nb import (blocks_of_rows, fetch_add, next_block, row_block, run_workers,
+                                 worker_row)
 from cardsim.runtime import threads
 
 
-@njit(parallel=True)
-def _counts(n_blocks, n_workers):
-    taken = np.zeros((n_workers, n_blocks), dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
-    for w in prange(n_workers):
+@njit(nogil=True)
+def _take(taken, counter, n_blocks):
+    """Worker: marks each block it takes in its own row of ``taken`` (row = first block it
+    took, so two workers never share a row)."""
+    first = next_block(counter)
+    b = first
+    while b < n_blocks:
+        taken[min(first, taken.shape[0] - 1), b] += 1
         b = next_block(counter)
-        while b < n_blocks:
-            taken[w, b] += 1
-            b = next_block(counter)
-    return taken
 
 
 @njit
@@ -34,9 +38,42 @@ def test_fetch_add_returns_the_old_value():
 def test_each_block_is_taken_exactly_once_by_some_worker():
     for n_threads in (1, 2):
         with threads(n_threads):
-            for n_blocks, n_workers in ((1, 1), (5, 2), (64, 2), (300, 7), (3, 9)):
-                taken = _counts(n_blocks, n_workers)
-                assert (taken.sum(axis=0) == 1).all(), (n_threads, n_blocks, n_workers)
+            for n_blocks in (1, 5, 64, 300):
+                taken = np.zeros((n_blocks + 1, n_blocks), dtype=np.int64)
+                run_workers(_take, taken, np.zeros(1, dtype=np.int64), n_blocks)
+                assert (taken.sum(axis=0) == 1).all(), (n_threads, n_blocks)
+
+
+def test_the_workers_run_on_as_many_threads_as_asked():
+    seen = set()
+
+    def worker(barrier):
+        seen.add(threading.get_ident())
+        barrier.wait(timeout=30)  # both workers must be running at once to pass
+
+    with threads(2):
+        run_workers(worker, threading.Barrier(2))
+    assert len(seen) == 2
+
+
+def test_an_error_in_a_worker_reaches_the_caller():
+    def worker(calls):
+        with lock:
+            calls.append(threading.get_ident())
+            n = len(calls)
+        if n == 2:
+            raise ValueError("worker failed")
+
+    lock = threading.Lock()
+    with threads(2), pytest.raises(ValueError, match="worker failed"):
+        run_workers(worker, [])
+
+
+def test_row_blocks_cover_every_row_once():
+    for n_rows in (0, 1, 63, 64, 65, 1000):
+        n_blocks = blocks_of_rows(n_rows)
+        rows = [i for b in range(n_blocks) for i in range(*row_block(b, n_rows, n_blocks))]
+        assert rows == list(range(n_rows)) and n_blocks >= 1
 
 
 def test_ix_indexes_like_a_plain_int():

@@ -3,6 +3,7 @@ signatures (see cardsim/debertz/face_nb.py and ``cardsim.game_nb``).
 
 Items are those of ``cardsim.barbu.simulate_nb``: a whole 28-deal match, or in hands mode
 deal ``i % 28`` of match ``i // 28``. The legal set is ``(base, bits)`` (80 action ids).
+As in Debertz, the legal set and the random action are called, not inlined.
 """
 
 from numba import njit
@@ -36,7 +37,7 @@ def init_item(st, R, seed, item, whole):
         init_hand_item(st, R, seed, item)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def legal(st, R):
     return legal_mask(st, R)
 
@@ -66,7 +67,7 @@ def turn(st):
     return st[L.TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def random_action(st, R, rng, i):
     """The uniformly random legal action (nothing drawn when only one is legal)."""
     base, bits = legal_mask(st, R)

@@ -5,6 +5,11 @@ picks a game's kernels at compile time (``cardsim.game_nb``).
 Items: in hands mode item ``i`` is a fresh game ``i`` played for its first deal; in whole mode
 game ``i`` played to its end (D11). The legal set is ``(base, bits)``: action ``base + k`` is
 legal when bit ``k`` of ``bits`` is set (Debertz: base 0, 40 action ids).
+
+The small kernels are inlined into their callers. The legal set and the random action are
+compiled once and called: inlined, the legal-set rules (D7) were copied into every loop and
+environment kernel, about twenty seconds of each one's first compilation, for a call that
+costs a few nanoseconds.
 """
 
 from numba import njit
@@ -19,6 +24,7 @@ from cardsim.debertz.simulate_nb import (  # noqa: F401
     record_deal_stats,
 )
 from cardsim.game_nb import GameTag
+from cardsim.jit import NO_REFCOUNT
 from cardsim.rng_nb import random_bit
 
 # Keys of the random streams: decisions of item i in a simulation come from
@@ -35,7 +41,7 @@ def init_item(st, R, seed, item, whole):
     init_game(st, R, seed, item)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def legal(st, R):
     """The legal set ``(base, bits)`` of the seat to act ((0, 0) when nobody is to act)."""
     return 0, legal_mask(st, R)
@@ -68,7 +74,7 @@ def turn(st):
     return st[L.TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def random_action(st, R, rng, i):
     """The uniformly random legal action of the seat to act, from generator ``rng[i]``."""
     return random_legal(0, legal_mask(st, R), rng, i)

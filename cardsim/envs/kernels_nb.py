@@ -11,12 +11,21 @@ whose agent lives in Python is to act), EPISODE_END.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from cardsim.game_nb import (deal_over, deal_rewards, game_over, init_item, legal, next_deal,
-                             observe, turn)
-from cardsim.jit import NO_REFCOUNT
 from cardsim.bits_nb import fill_legal
+from cardsim.game_nb import (
+    deal_over,
+    deal_rewards,
+    game_over,
+    init_item,
+    legal,
+    next_deal,
+    observe,
+    turn,
+)
+from cardsim.jit import NO_REFCOUNT
+from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.table_nb import apply_action, play_compiled
 
 LEARNER, EXTERNAL, EPISODE_END = 0, 1, 2
@@ -100,10 +109,10 @@ def write_decision(game, st, R, i, seats, obs, legal_out, with_obs):
     write_legal(game, st, R, legal_out[i])
 
 
-# Batched kernels: a parallel loop over blocks of rows; each block reads its own copies of the
-# rules and the seating and runs a loop compiled without reference counting (cardsim.jit):
-# otherwise every engine call would update shared reference counts and threads would fight
-# over them.
+# Batched kernels: workers over blocks of rows (cardsim.parallel_nb); each worker reads its own
+# copies of the rules and the seating and runs a loop compiled without reference counting
+# (cardsim.jit): otherwise every engine call would update shared reference counts and threads
+# would fight over them.
 @njit(cache=True, inline="always")
 def start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids, stride, whole,
                   fresh, scratch):
@@ -129,17 +138,30 @@ def reset_rows(game, policies, S, R, rng, kinds, params, seed, game_ids, stride,
         write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def batch_reset_worker(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
+                       pending, seats, obs, legal_out, with_obs, counter, n_blocks):
+    local_rules = R.copy()  # each worker reads its own copies
+    local_kinds = kinds.copy()
+    local_params = params.copy()
+    scratch = np.zeros(4)
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, S.shape[0], n_blocks)
+        reset_rows(game, policies, S, local_rules, rng, local_kinds, local_params, seed,
+                   game_ids, stride, whole, pending, seats, obs, legal_out, with_obs, scratch,
+                   lo, hi)
+        b = next_block(counter)
+
+
 def batch_reset(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
                 pending, seats, obs, legal_out, with_obs, n_blocks):
     """Every row starts a fresh game (game ``game_ids[i]``, then ``+= stride``); compiled
-    seats (``kinds[seat]`` >= 0) decide until a learner seat (PYTHON) is to act."""
-    n = S.shape[0]
-    per = (n + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        reset_rows(game, policies, S, R.copy(), rng, kinds.copy(), params.copy(), seed,
-                   game_ids, stride, whole, pending, seats, obs, legal_out, with_obs,
-                   np.zeros(4), b * per, min(n, (b + 1) * per))
+    seats (``kinds[seat]`` >= 0) decide until a learner seat (PYTHON) is to act. The rows go
+    in ``n_blocks`` blocks on numba's threads (cardsim.parallel_nb)."""
+    run_workers(batch_reset_worker, game, policies, S, R, rng, kinds, params, seed, game_ids,
+                stride, whole, pending, seats, obs, legal_out, with_obs,
+                np.zeros(1, dtype=np.int64), n_blocks)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -177,7 +199,23 @@ def step_rows(game, policies, S, R, rng, kinds, params, actions, seed, game_ids,
         write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def batch_step_worker(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride,
+                      whole, same_step, pending, seats, obs, legal_out, rewards, done, final_obs,
+                      with_obs, counter, n_blocks):
+    local_rules = R.copy()  # each worker reads its own copies
+    local_kinds = kinds.copy()
+    local_params = params.copy()
+    scratch = np.zeros(4)
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, S.shape[0], n_blocks)
+        step_rows(game, policies, S, local_rules, rng, local_kinds, local_params, actions, seed,
+                  game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
+                  done, final_obs, with_obs, scratch, lo, hi)
+        b = next_block(counter)
+
+
 def batch_step(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
                same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
                n_blocks):
@@ -189,11 +227,9 @@ def batch_step(game, policies, S, R, rng, kinds, params, actions, seed, game_ids
     episode end. Autoreset: with ``same_step`` the next episode starts at once (the
     observation of the seat that acted last goes to ``final_obs[i]``); otherwise row i stays
     at its end (observation of the seat that acted last, every action allowed) and starts the
-    next episode at the next call, ignoring that call's action (``pending``). Results do not
-    depend on ``n_blocks`` (the work split)."""
-    n = S.shape[0]
-    per = (n + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        step_rows(game, policies, S, R.copy(), rng, kinds.copy(), params.copy(), actions, seed,
-                  game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
-                  done, final_obs, with_obs, np.zeros(4), b * per, min(n, (b + 1) * per))
+    next episode at the next call, ignoring that call's action (``pending``). The rows go in
+    ``n_blocks`` blocks on numba's threads (cardsim.parallel_nb); results do not depend on
+    ``n_blocks``."""
+    run_workers(batch_step_worker, game, policies, S, R, rng, kinds, params, actions, seed,
+                game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
+                done, final_obs, with_obs, np.zeros(1, dtype=np.int64), n_blocks)

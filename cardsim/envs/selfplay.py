@@ -2,8 +2,8 @@
 seats played by compiled opponents at the table).
 
 ``SelfPlayBatch`` keeps N engine state rows. Each call of ``step(actions)`` makes one decision
-in every game — row i's seat to act plays ``actions[i]`` — in one parallel kernel
-(``prange`` over games, cardsim.envs.kernels_nb.batch_step), which also scores deal ends,
+in every game — row i's seat to act plays ``actions[i]`` — in one compiled kernel
+(cardsim.envs.kernels_nb.batch_step, its rows shared among threads), which also scores deal ends,
 starts next deals and episodes, and writes for every game the seat to act, its observation
 vector and its legal mask. Nothing returns to Python per game.
 

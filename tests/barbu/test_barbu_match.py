@@ -176,7 +176,7 @@ import json, sys
 from cardsim.barbu.rules import BarbuRules
 from cardsim.barbu import simulate_nb as S
 from cardsim import random_play_nb
-assert not hasattr(random_play_nb.simulate_random, "py_func"), "NUMBA_DISABLE_JIT had no effect"
+assert not hasattr(random_play_nb.simulate_worker, "py_func"), "NUMBA_DISABLE_JIT had no effect"
 out = []
 for rules in ({}, {"king_must_discard": True, "trumps_must_overtrump": True}):
     R = BarbuRules(**rules).pack()
