@@ -6,7 +6,7 @@ import os
 # Torch's OpenMP threads spin while waiting by default: on a shared machine a spinning thread
 # that loses its core stalls every forward (measured 3-5x slower on 2 busy cores). Passive
 # waiting costs little when cores are free. It must be set before torch loads OpenMP; an
-# explicit user setting wins (the same choice as cardsim.envs.selfplay for numba).
+# explicit user setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 

@@ -128,54 +128,18 @@ def start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids, 
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def reset_rows(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
-               pending, seats, obs, legal_out, with_obs, scratch, lo, hi):
-    for i in range(lo, hi):
-        st = S[i]
-        start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids, stride,
-                      whole, True, scratch)
-        pending[i] = False
-        write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
-
-
-@njit(cache=True, nogil=True)
-def batch_reset_worker(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
-                       pending, seats, obs, legal_out, with_obs, counter, n_blocks):
-    local_rules = R.copy()  # each worker reads its own copies
-    local_kinds = kinds.copy()
-    local_params = params.copy()
-    scratch = np.zeros(4)
-    b = next_block(counter)
-    while b < n_blocks:
-        lo, hi = row_block(b, S.shape[0], n_blocks)
-        reset_rows(game, policies, S, local_rules, rng, local_kinds, local_params, seed,
-                   game_ids, stride, whole, pending, seats, obs, legal_out, with_obs, scratch,
-                   lo, hi)
-        b = next_block(counter)
-
-
-def batch_reset(game, policies, S, R, rng, kinds, params, seed, game_ids, stride, whole,
-                pending, seats, obs, legal_out, with_obs, n_blocks):
-    """Every row starts a fresh game (game ``game_ids[i]``, then ``+= stride``); compiled
-    seats (``kinds[seat]`` >= 0) decide until a learner seat (PYTHON) is to act. The rows go
-    in ``n_blocks`` blocks on numba's threads (cardsim.parallel_nb)."""
-    run_workers(batch_reset_worker, game, policies, S, R, rng, kinds, params, seed, game_ids,
-                stride, whole, pending, seats, obs, legal_out, with_obs,
-                np.zeros(1, dtype=np.int64), n_blocks)
-
-
-@njit(cache=True, **NO_REFCOUNT)
 def step_rows(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
               same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
-              scratch, lo, hi):
+              fresh, scratch, lo, hi):
+    """Rows lo..hi-1 of ``batch_step`` (with ``fresh``: of a reset)."""
     for i in range(lo, hi):
         st = S[i]
         for s in range(rewards.shape[1]):
             rewards[i, s] = 0.0
         done[i] = False
-        if pending[i]:
+        if fresh or pending[i]:
             start_episode(game, policies, st, R, rng, i, kinds, params, seed, game_ids,
-                          stride, whole, False, scratch)
+                          stride, whole, fresh, scratch)
             pending[i] = False
             write_decision(game, st, R, i, seats, obs, legal_out, with_obs)
             continue
@@ -200,9 +164,11 @@ def step_rows(game, policies, S, R, rng, kinds, params, actions, seed, game_ids,
 
 
 @njit(cache=True, nogil=True)
-def batch_step_worker(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride,
-                      whole, same_step, pending, seats, obs, legal_out, rewards, done, final_obs,
-                      with_obs, counter, n_blocks):
+def batch_worker(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
+                 same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
+                 fresh, counter, n_blocks):
+    """A worker of ``batch_step``: blocks of rows from ``counter`` until none is left
+    (cardsim.parallel_nb)."""
     local_rules = R.copy()  # each worker reads its own copies
     local_kinds = kinds.copy()
     local_params = params.copy()
@@ -212,13 +178,13 @@ def batch_step_worker(game, policies, S, R, rng, kinds, params, actions, seed, g
         lo, hi = row_block(b, S.shape[0], n_blocks)
         step_rows(game, policies, S, local_rules, rng, local_kinds, local_params, actions, seed,
                   game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
-                  done, final_obs, with_obs, scratch, lo, hi)
+                  done, final_obs, with_obs, fresh, scratch, lo, hi)
         b = next_block(counter)
 
 
 def batch_step(game, policies, S, R, rng, kinds, params, actions, seed, game_ids, stride, whole,
                same_step, pending, seats, obs, legal_out, rewards, done, final_obs, with_obs,
-               n_blocks):
+               n_blocks, fresh=False):
     """One decision in every game: row i's seat to act (``seats[i]``, a learner seat) plays
     ``actions[i]``; then its compiled seats decide (generator ``rng[i]``) until a learner seat
     is to act again.
@@ -229,7 +195,11 @@ def batch_step(game, policies, S, R, rng, kinds, params, actions, seed, game_ids
     at its end (observation of the seat that acted last, every action allowed) and starts the
     next episode at the next call, ignoring that call's action (``pending``). The rows go in
     ``n_blocks`` blocks on numba's threads (cardsim.parallel_nb); results do not depend on
-    ``n_blocks``."""
-    run_workers(batch_step_worker, game, policies, S, R, rng, kinds, params, actions, seed,
-                game_ids, stride, whole, same_step, pending, seats, obs, legal_out, rewards,
-                done, final_obs, with_obs, np.zeros(1, dtype=np.int64), n_blocks)
+    ``n_blocks``.
+
+    With ``fresh`` (a reset) every row instead starts a fresh game (game ``game_ids[i]``, then
+    ``+= stride``), ignoring ``actions``, and its compiled seats decide until a learner seat
+    is to act: one compiled loop serves both."""
+    run_workers(batch_worker, game, policies, S, R, rng, kinds, params, actions, seed, game_ids,
+                stride, whole, same_step, pending, seats, obs, legal_out, rewards, done,
+                final_obs, with_obs, fresh, np.zeros(1, dtype=np.int64), n_blocks)

@@ -20,15 +20,7 @@ with seed ``seed`` (cardsim's seeded deals), so its deals do not depend on threa
 
 from __future__ import annotations
 
-import os
-from contextlib import nullcontext
 from typing import NamedTuple
-
-# One parallel region per decision step (a few milliseconds each): with OpenMP's default
-# spinning wait, a thread that loses its core to another process stalls every step (measured
-# 3x slower on a shared 2-core machine). Passive waiting costs little when cores are free.
-# An explicit user setting wins; it must be set before numba starts its OpenMP pool.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
@@ -108,7 +100,6 @@ class SelfPlayBatch:
         self.with_obs = bool(observations)
         self.reward_scale = float(reward_scale)
         self.check_actions = bool(check_actions)
-        self._stepped = False  # the first step may compile (announced)
         self.first_game = int(first_game)
         L = self.kit.layout
         n, d, a = num_games, self.kit.observer.OBS_SIZE, self.kit.num_actions
@@ -199,10 +190,12 @@ class SelfPlayBatch:
         self.opponent_rng[:] = [rng_nb.stream(self.seed, self.first_game + i, OPPONENT_KEY)
                                 for i in range(self.num_games)]
         with compiling(f"the {self.kit.title} self-play batch"):  # a first run compiles
-            K.batch_reset(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
-                          self.kinds, self.params, self.seed, self.game_ids, self.num_games,
-                          self.whole_game, self.pending, self.seats, self.obs, self._legal,
-                          self.with_obs, self._blocks())
+            K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
+                         self.kinds, self.params, np.zeros(self.num_games, dtype=np.int64),
+                         self.seed, self.game_ids, self.num_games, self.whole_game,
+                         self.same_step, self.pending, self.seats, self.obs, self._legal,
+                         self.rewards, self.done, self.final_obs, self.with_obs, self._blocks(),
+                         fresh=True)
         return self._result()
 
     def step(self, actions) -> SelfPlayStep:
@@ -220,14 +213,12 @@ class SelfPlayBatch:
                 raise IllegalActionError(
                     f"action {int(actions[i])} of game {i} (seat {int(self.seats[i])}) is not "
                     f"legal; legal actions: {legal}")
-        first = not self._stepped
-        self._stepped = True
-        with compiling(f"the {self.kit.title} self-play batch") if first else nullcontext():
-            K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
-                         self.kinds, self.params, actions, self.seed, self.game_ids,
-                         self.num_games, self.whole_game, self.same_step, self.pending,
-                         self.seats, self.obs, self._legal, self.rewards, self.done,
-                         self.final_obs, self.with_obs, self._blocks())
+        # the kernel is reset's, compiled (and announced) there
+        K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
+                     self.kinds, self.params, actions, self.seed, self.game_ids, self.num_games,
+                     self.whole_game, self.same_step, self.pending, self.seats, self.obs,
+                     self._legal, self.rewards, self.done, self.final_obs, self.with_obs,
+                     self._blocks())
         return self._result()
 
 
