@@ -39,7 +39,7 @@ from numba import njit
 
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import game_piece
-from cardsim.jit import WITH_REFCOUNT
+from cardsim.jit import NO_REFCOUNT, WITH_REFCOUNT
 from cardsim.maxn_nb import FRAME_WIDTH, MAX_DEPTH, search_maxn
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
@@ -71,7 +71,10 @@ unplay_scored = game_piece(PIECES, "unplay_scored", "pos, winner, points")
 value_merged = game_piece(PIECES, "value_merged", "pos, legal, searched, values")
 
 
-@njit(cache=True)
+# Without reference counting (cardsim.jit): ``search`` allocates nothing, and with it every
+# recursive call paid atomic count updates on ``pos`` and ``tt`` (as each game's own solver
+# did before this code was shared).
+@njit(cache=True, **NO_REFCOUNT)
 def search(game, pos, tt, alpha, beta):
     """Value of the rest of the deal from ``pos`` for the side the values are for, within
     the window (alpha, beta) as alpha-beta bounds (fail-soft)."""
@@ -143,7 +146,7 @@ def search(game, pos, tt, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def exact_value(game, pos, tt, guess):
     """The ``search`` value of ``pos`` by zero-window tests (MTD(f), Plaat et al.): each test
     ``value >= beta?`` prunes far more than one wide-window search, and the transposition
