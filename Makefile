@@ -9,15 +9,17 @@ RAY_PIN := ray==2.60.0
 
 .PHONY: run test bench install clean clean-cache
 
-# The package and what it needs to run (make run); then the extras the tests use (make test).
+# The package and what it needs to run (make run: no torch, which only the neural agents and
+# training use); then torch and the extras the tests use (make test). torch goes first, pinned,
+# so that the extras that need it do not pull another build.
 $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q $(TORCH_PIN)
 	$(BIN)/pip install -q -e .
 	touch $@
 
 $(VENV)/.extras: $(BIN)/cardsim
-	$(BIN)/pip install -q -e '.[dev,rl,ray]' $(RAY_PIN)
+	$(BIN)/pip install -q $(TORCH_PIN)
+	$(BIN)/pip install -q -e '.[neural,dev,rl,ray]' $(RAY_PIN)
 	touch $@
 
 install: $(VENV)/.extras

@@ -23,7 +23,7 @@ import sys
 from typing import Any, Mapping
 
 from agents.base import Agent
-from cardsim.errors import InvalidConfigError
+from cardsim.errors import InvalidConfigError, MissingDependencyError
 from cardsim.games import GAMES
 
 # Every agent of this package by name: where its class is, imported only when the agent is
@@ -45,8 +45,11 @@ def _class_path(game: str, name: str) -> str | None:
     if path is None:
         return None
     path = path.format(game=game)
-    if importlib.util.find_spec(path.partition(":")[0]) is None:
-        return None
+    try:
+        if importlib.util.find_spec(path.partition(":")[0]) is None:
+            return None
+    except MissingDependencyError:  # its package needs what is not installed (torch)
+        pass  # still listed: making it says what to install
     return path
 
 
@@ -187,7 +190,11 @@ def describe_agents(game: str) -> str:
     per option (default, allowed values, meaning)."""
     lines = []
     for name in agent_names(game):
-        cls = _agent_class(game, name)
+        try:
+            cls = _agent_class(game, name)
+        except MissingDependencyError as e:  # listed, with what it needs
+            lines.append(f"{name}: not available: {e}")
+            continue
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         text_options = getattr(cls, "OPTION_HELP", {})  # options that are not numbers
         lines.append(f"{name}: {doc}" + ("" if cls.OPTIONS or text_options else

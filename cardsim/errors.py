@@ -21,6 +21,23 @@ class HandRecordError(CardsimError, ValueError):
     """A hand record that is corrupt, of an unknown format, or disagrees with its replay."""
 
 
+class MissingDependencyError(CardsimError, ImportError):
+    """An optional package that a feature needs is not installed (the message says which, and
+    how to install it)."""
+
+
+def need_torch(feature: str) -> None:
+    """Raise ``MissingDependencyError`` unless torch can be imported: ``feature`` (e.g.
+    "neural agents") needs it, and torch is the ``neural`` extra of the package, so that the
+    engine, the heuristic and the search agents install without it."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        raise MissingDependencyError(
+            f"{feature} need torch, which is not installed; install it with "
+            f"pip install 'cardsim[neural]' (or pip install torch)") from e
+
+
 class CheckpointError(CardsimError, ValueError):
     """A network checkpoint that cannot be used: unreadable (corrupt, truncated, not a
     checkpoint) or made for another game, rules variant or observation spec."""

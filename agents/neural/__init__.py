@@ -9,6 +9,9 @@ import os
 # explicit user setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from cardsim.errors import need_torch  # noqa: E402
+
+need_torch("neural agents")  # a clear error, not torch's ImportError, where it is missing
 
 from agents.neural.agent import NeuralAgent
 from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash

@@ -14,3 +14,7 @@ import os
 # explicit user setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from cardsim.errors import need_torch  # noqa: E402
+
+need_torch("training and neural agents")  # a clear error where torch is missing
+
