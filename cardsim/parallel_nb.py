@@ -19,6 +19,7 @@ Read the counter only through ``next_block``: a plain read of it was seen to ret
 value (numba's loop analysis does not see the intrinsic's write).
 """
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -92,6 +93,17 @@ def row_block(b, n_rows, n_blocks):
 
 
 _pool: ThreadPoolExecutor | None = None
+
+
+def _forget_pool() -> None:
+    """A forked child has none of its parent's threads: it starts a pool of its own (the
+    parent's would queue work that no thread ever takes)."""
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def run_workers(worker, *args):

@@ -1,6 +1,7 @@
 """Running a loop's blocks on threads (cardsim.parallel_nb): every block is handed out
 exactly once, whatever the thread count, and a worker's error reaches the caller."""
 
+import os
 import threading
 
 import numpy as np
@@ -90,3 +91,41 @@ def test_worker_rows_are_zeroed_and_separate():
     assert a.shape == (21,) and a.dtype == np.int64 and not a.any()
     a[:] = 7
     assert not b.any()
+
+
+FORK_SCRIPT = """
+import os, sys
+import numpy as np
+sys.path.insert(0, {tests!r})
+from test_parallel_nb import _take
+from cardsim.parallel_nb import run_workers
+from cardsim.runtime import threads
+
+def run():
+    taken = np.zeros((33, 32), dtype=np.int64)
+    run_workers(_take, taken, np.zeros(1, dtype=np.int64), 32)
+    assert (taken.sum(axis=0) == 1).all()
+
+with threads(2):
+    run()  # the parent's pool exists now
+    pid = os.fork()
+    if pid == 0:
+        run()  # the child's own pool: with the parent's, this would wait forever
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_a_forked_child_runs_workers_of_its_own():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    script = FORK_SCRIPT.format(tests=str(Path(__file__).parent))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().endswith("child 0")
