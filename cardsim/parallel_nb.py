@@ -85,8 +85,8 @@ def blocks_of_rows(n_rows: int) -> int:
 
 @njit(cache=True, inline="always")
 def row_block(b, n_rows, n_blocks):
-    """Rows ``lo, hi`` (``range(lo, hi)``) of block ``b`` when ``n_rows`` are cut into
-    ``n_blocks`` blocks of equal size (the last ones may be short or empty)."""
+    """Rows (or items) ``lo, hi`` (``range(lo, hi)``) of block ``b`` when ``n_rows`` are cut
+    into ``n_blocks`` blocks of equal size (the last ones may be short or empty)."""
     per = (n_rows + n_blocks - 1) // n_blocks
     lo = b * per
     return lo, min(n_rows, lo + per)
@@ -118,7 +118,7 @@ def run_workers(worker, *args):
     if helpers <= 0:
         worker(*args)
         return
-    if _pool is None or _pool._max_workers < helpers:
+    if _pool is None:  # as many threads as numba may be set to use, less the caller's
         _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS,
                                    thread_name_prefix="cardsim-worker")
     futures = [_pool.submit(worker, *args) for _ in range(helpers)]

@@ -22,7 +22,7 @@ from cardsim.game_nb import (
     state_width,
 )
 from cardsim.jit import NO_REFCOUNT
-from cardsim.parallel_nb import next_block, run_workers, worker_row
+from cardsim.parallel_nb import next_block, row_block, run_workers, worker_row
 
 
 # NO_REFCOUNT compiles the block loop without numba's reference counting: it allocates
@@ -49,15 +49,13 @@ def simulate_worker(game, R, seed, first_game, n_items, whole, stats, counter):
     """A worker of ``simulate_random`` (cardsim.parallel_nb): blocks from ``counter`` until
     none is left, block b's statistics into ``stats[b]``."""
     n_blocks, n_stats = stats.shape
-    per_block = (n_items + n_blocks - 1) // n_blocks
     st = worker_row(state_width(game))
     row = worker_row(n_stats)
     local_rules = R.copy()  # each worker reads its own rules copy
     b = next_block(counter)
     while b < n_blocks:
         row[:] = 0
-        lo = b * per_block
-        hi = min(n_items, lo + per_block)
+        lo, hi = row_block(b, n_items, n_blocks)
         play_block(game, st, local_rules, row, seed, first_game, lo, hi, whole)
         for j in range(n_stats):
             stats[b, j] = row[j]

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from cardsim.bits_nb import fill_legal
-from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_played, duplicate_stream,
-                             force_contract, init_item, item_label, item_over, legal,
-                             next_deal, num_seats, observe, policy_stream, record_deal,
+from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_played,
+                             duplicate_stream, force_contract, init_item, item_label, item_over,
+                             legal, next_deal, num_seats, observe, policy_stream, record_deal,
                              seat_points, seat_won, state_width, turn)
 from cardsim.jit import NO_REFCOUNT
 from cardsim.parallel_nb import blocks_of_rows, next_block, row_block, run_workers, worker_row
@@ -74,7 +74,6 @@ def simulate_worker(game, policies, R, seed, first, n_items, whole, kinds, param
     """A worker of ``simulate`` (cardsim.parallel_nb): blocks from ``counter`` until none is
     left, block b's statistics into ``stats[b]``."""
     n_blocks, n_stats = stats.shape
-    per_block = (n_items + n_blocks - 1) // n_blocks
     st = worker_row(state_width(game))
     row = worker_row(n_stats)
     rng = np.zeros(1, dtype=np.uint64)
@@ -84,8 +83,7 @@ def simulate_worker(game, policies, R, seed, first, n_items, whole, kinds, param
     b = next_block(counter)
     while b < n_blocks:
         row[:] = 0
-        lo = b * per_block
-        hi = min(n_items, lo + per_block)
+        lo, hi = row_block(b, n_items, n_blocks)
         simulate_block(game, policies, st, local_rules, rng, row, seed, first, lo, hi, whole,
                        local_kinds, local_params)
         for j in range(n_stats):
@@ -178,7 +176,6 @@ def duplicate_worker(game, policies, R, seed, first, n_items, whole, force, patt
                      counter, n_blocks):
     """A worker of ``duplicate`` (cardsim.parallel_nb): blocks from ``counter`` until none is
     left."""
-    per_block = (n_items + n_blocks - 1) // n_blocks
     st = worker_row(state_width(game))
     rng = np.zeros(1, dtype=np.uint64)
     seat_kinds = np.zeros(4, dtype=np.int64)
@@ -188,8 +185,7 @@ def duplicate_worker(game, policies, R, seed, first, n_items, whole, force, patt
     local_params = agent_params.copy()
     b = next_block(counter)
     while b < n_blocks:
-        lo = b * per_block
-        hi = min(n_items, lo + per_block)
+        lo, hi = row_block(b, n_items, n_blocks)
         duplicate_block(game, policies, st, local_rules, rng, seed, first, lo, hi, whole, force,
                         patterns, local_kinds, local_params, seat_kinds, seat_params, points,
                         wins, deals, labels, seat_pts, detail)
