@@ -15,3 +15,4 @@ HANDS = 1 << 42      # Barbu's hands mode: the cards of deal d of match m, HANDS
 AGENT = 1 << 43      # a compiled agent's own generator (Agent.reset(seed)), item 0
 DUPLICATE = 1 << 44  # Barbu: the decisions of pattern p of a duplicate item, DUPLICATE + p
 OPPONENT = 1 << 45   # the environments' compiled opponents in row i
+LABELS = 1 << 46    # training labels: the deals drawn to label row i's decisions

@@ -5,7 +5,7 @@ and (from training) the optimizer and counters.
     game, rules         the game and its conventions (rules.to_dict()); rules_hash
     observation         {"size": OBS_SIZE, "hash": hash of the observer's piece spec}
     network             ActionHeadNet.spec(); model: its state dict
-    algorithm           "dmc" or "ppo"
+    algorithm           "dmc", "ppo" or "distill"
     training            optimizer state, counters, config, metrics (absent in a bare agent)
 
 Loading checks everything before any weight is used: a file that is not a checkpoint, is

@@ -3,7 +3,7 @@
     name: debertz-2p-dmc          # run directory prefix
     game: debertz                 # or barbu
     rules: {players: 2}           # conventions of the rules file (defaults otherwise)
-    algorithm: dmc                # or ppo
+    algorithm: dmc                # or ppo, distill
     seed: 0
     device: cpu                   # or cuda (the same code)
     torch_threads: 2
@@ -37,7 +37,10 @@ from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
 from experiments.config import yaml_problem
 
-ALGORITHMS = ("dmc", "ppo")
+# each algorithm: its module, learner class and arguments dataclass
+ALGORITHMS = {"dmc": ("experiments.train.dmc", "DMC", "DMCArgs"),
+              "ppo": ("experiments.train.ppo", "PPO", "PPOArgs"),
+              "distill": ("experiments.train.distill", "Distill", "DistillArgs")}
 DEVICES = ("cpu", "cuda")
 
 
@@ -83,12 +86,21 @@ class TrainConfig:
         return args_class(self.algorithm)(**self.args)
 
 
+def _algorithm_part(algorithm: str, k: int):
+    import importlib
+
+    module, *names = ALGORITHMS[algorithm]
+    return getattr(importlib.import_module(module), names[k])
+
+
+def algorithm_class(algorithm: str):
+    """The learner class of ``algorithm`` (``DMC``, ``PPO``, ``Distill``)."""
+    return _algorithm_part(algorithm, 0)
+
+
 def args_class(algorithm: str):
-    if algorithm == "dmc":
-        from experiments.train.dmc import DMCArgs
-        return DMCArgs
-    from experiments.train.ppo import PPOArgs
-    return PPOArgs
+    """The arguments dataclass of ``algorithm``."""
+    return _algorithm_part(algorithm, 1)
 
 
 def _check_int(key, value, low=1, high=None):
@@ -202,9 +214,11 @@ def _check_executor(cfg: TrainConfig) -> None:
 
     check_executor_keys(cfg.executor, cfg.ray)
     if cfg.executor == "ray" and cfg.algorithm != "dmc":
+        why = {"ppo": "learns on-policy from its own rollouts",
+               "distill": "labels the positions where its batch plays them"}[cfg.algorithm]
         raise InvalidConfigError(f"executor ray trains with dmc's actor/learner split; "
-                                 f"{cfg.algorithm} learns on-policy from its own rollouts "
-                                 f"and trains locally (allowed with ray: dmc)")
+                                 f"{cfg.algorithm} {why} and trains locally (allowed with "
+                                 f"ray: dmc)")
     cfg.ray = check_ray_options(cfg.ray, counts=RAY_TRAIN_KEYS) or None
 
 

@@ -79,14 +79,25 @@ class DMC:
         self.optimizer.step()
         return loss.item()
 
+    @staticmethod
+    def extra_shape(num_actions: int) -> tuple:
+        """The shape of what a decision keeps besides its action and return (nothing)."""
+        return ()
+
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
                   rng: np.random.Generator, pool=None) -> dict:
         """``steps`` decision steps of self-play, learning from each ended deal's decisions
         as soon as ``batch_size`` of them are waiting; what is left at the end is learnt
         from in a last, smaller step (nothing is dropped)."""
+        return self.play_and_learn(batch, first_step, buffer, steps,
+                                   lambda o, m: self.choose(o, m, rng), pool)
+
+    def play_and_learn(self, batch, first_step, buffer: EpisodeBuffer, steps: int, choose,
+                       pool=None) -> dict:
+        """The iteration with ``choose(obs, legal) -> (actions, extra)`` deciding."""
         waiting: list[Samples] = []
         losses: list[tuple[float, int]] = []
-        count = [0, 0]  # samples waiting, episodes ended
+        count = [0]  # samples waiting
 
         def consume(samples: Samples) -> None:
             waiting.append(samples)
@@ -95,8 +106,7 @@ class DMC:
                 self._learn_from(waiting, losses, final=False)
                 count[0] = sum(len(w.ret) for w in waiting)
 
-        decisions = play_steps(batch, first_step, buffer, steps,
-                               lambda o, m: self.choose(o, m, rng), consume, pool)
+        decisions = play_steps(batch, first_step, buffer, steps, choose, consume, pool)
         self._learn_from(waiting, losses, final=True)
         n = sum(k for _, k in losses)
         return {"decisions": decisions, "samples": n, "updates": len(losses),

@@ -25,19 +25,21 @@ class Samples(NamedTuple):
     legal: np.ndarray    # (n, NUM_ACTIONS) bool
     action: np.ndarray   # (n,) int64
     ret: np.ndarray      # (n,) float32: the deciding seat's score over its episode
-    extra: np.ndarray    # (n,) float32: a per-decision value the algorithm keeps (log-prob)
+    extra: np.ndarray    # (n, *extra_shape) float32: what the algorithm keeps per decision
+                         # (PPO: the action's log-prob; distill: the solver's label per action)
 
 
 class EpisodeBuffer:
     """Per game, the decisions of its current episode."""
 
-    def __init__(self, num_games: int, max_len: int, obs_size: int, num_actions: int):
+    def __init__(self, num_games: int, max_len: int, obs_size: int, num_actions: int,
+                 extra_shape: tuple = ()):
         self.n, self.max_len = num_games, max_len
         self.obs = np.zeros((num_games, max_len, obs_size), dtype=np.float16)
         self.legal = np.zeros((num_games, max_len, num_actions), dtype=np.bool_)
         self.action = np.zeros((num_games, max_len), dtype=np.int64)
         self.seat = np.zeros((num_games, max_len), dtype=np.int64)
-        self.extra = np.zeros((num_games, max_len), dtype=np.float32)
+        self.extra = np.zeros((num_games, max_len, *extra_shape), dtype=np.float32)
         self.length = np.zeros(num_games, dtype=np.int64)
         self.score = np.zeros((num_games, 4), dtype=np.float32)
         self._rows = np.arange(num_games)

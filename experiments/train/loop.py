@@ -104,16 +104,15 @@ class Trainer:
 
     def __init__(self, run_dir: Path, cfg: TrainConfig, device: torch.device):
         from cardsim.envs.selfplay import SelfPlayBatch
-        from experiments.train.dmc import DMC
+        from experiments.train.config import algorithm_class
         from experiments.train.episodes import EpisodeBuffer
-        from experiments.train.ppo import PPO
 
         self.run_dir, self.cfg, self.device = Path(run_dir), cfg, device
         torch.set_num_threads(cfg.torch_threads)
         torch.manual_seed(cfg.seed)  # the network's initial weights
         self.rules = cfg.make_rules()
         kit = games.get(cfg.game)
-        algo_cls = DMC if cfg.algorithm == "dmc" else PPO
+        algo_cls = algorithm_class(cfg.algorithm)
         self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden,
                                  value_head=algo_cls.value_head).to(device)
         self.algo = algo_cls(self.net, cfg.algorithm_args(), device)
@@ -122,7 +121,8 @@ class Trainer:
                                    threads=cfg.numba_threads, opponents=cfg.opponents,
                                    check_actions=False)
         self.buffer = EpisodeBuffer(cfg.num_games, kit.max_decisions_per_deal(self.rules),
-                                    kit.obs_size, kit.num_actions)
+                                    kit.obs_size, kit.num_actions,
+                                    algo_cls.extra_shape(kit.num_actions))
         self.pool_seats = self._pool_seats(kit)
         self._pool_nets: dict[str, object] = {}
         self.iteration = 0          # iterations finished

@@ -59,6 +59,11 @@ class PPO:
     name = "ppo"
     value_head = True
 
+    @staticmethod
+    def extra_shape(num_actions: int) -> tuple:
+        """Each decision keeps its action's log-probability."""
+        return ()
+
     def __init__(self, net, args: PPOArgs, device: torch.device):
         self.net, self.args, self.device = net, args, device
         self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)

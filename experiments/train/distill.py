@@ -1,0 +1,128 @@
+"""Distillation of search into the network: Q(s, a) regressed on the open-hand solver's value
+of every legal card, and on Monte Carlo returns where the game does not play a card.
+
+Self-play runs as in DMC (``experiments.train.dmc``): one forward per decision step, each
+game playing its best legal action or, with probability ``epsilon``, a random one. Before
+the step, every card-play decision of the batch is labelled by the solver
+(``experiments.train.labels_nb``): the value of each legal card of the deal in the row
+(``samples`` = 0) or the mean over ``samples`` deals drawn from what the seat knows, as
+``pimc`` draws them. The label of a card is a sample of what ``pimc`` averages, so the
+network learns ``pimc``'s card play at the price of one forward; with the actual deal its
+average is taken over where the cards really lie in self-play rather than over every
+consistent deal.
+
+Loss, per decision: at a labelled decision the mean squared error of Q over every legal
+card against the labels (all the cards, not only the one played: each labelled position
+teaches as many values as there are legal cards); elsewhere (bidding, the seven swap,
+contracts, doubling, a forced card) DMC's squared error of the played action's Q against
+the deal's return. The two kinds are in the same units (``reward_scale`` x points), though
+they are not the same quantity: a card's label counts the card points still to come, a
+return the whole deal's recorded score. Only the order of the values within a decision
+decides the play, and the two kinds never meet in one decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from cardsim import rng_nb, stream_keys
+from cardsim.errors import InvalidConfigError
+from experiments.train.dmc import DMC, DMCArgs
+from experiments.train.episodes import EpisodeBuffer, Samples
+
+
+@dataclass
+class DistillArgs(DMCArgs):
+    """Arguments of distill (config key ``args``): DMC's, and the solver's."""
+
+    samples: int = 0      # 0: label with the actual deal; k: mean over k deals drawn as pimc
+    nodes: int = 0        # node budget of each solve (0: exact), as pimc's option
+    maxn: int = 0         # three or four sides: pimc's maxn option (0 paranoid, 1, 2 max-n)
+
+    def check(self) -> None:
+        super().check()
+        if not 0 <= self.samples <= 4096:
+            raise InvalidConfigError(f"samples must be in 0..4096, got {self.samples}")
+        if self.nodes < 0:
+            raise InvalidConfigError(f"nodes must be >= 0, got {self.nodes}")
+        if self.maxn not in (0, 1, 2):
+            raise InvalidConfigError(f"maxn must be 0, 1 or 2, got {self.maxn}")
+
+
+class Distill(DMC):
+    """DMC's learner with the solver's labels at card play."""
+
+    name = "distill"
+    value_head = False
+
+    def __init__(self, net, args: DistillArgs, device: torch.device):
+        super().__init__(net, args, device)
+        self._params: dict[str, np.ndarray] = {}
+
+    @staticmethod
+    def extra_shape(num_actions: int) -> tuple:
+        return (num_actions,)
+
+    def solver_params(self, game: str) -> np.ndarray:
+        """The ``pimc`` parameter row whose solver options label the positions."""
+        if game not in self._params:
+            from agents.registry import make_agent
+
+            a = self.args
+            self._params[game] = make_agent(
+                f"pimc:nodes={a.nodes}" + (f",maxn={a.maxn}" if game == "debertz" else ""),
+                game).params
+        return self._params[game]
+
+    def labels(self, batch, rows: np.ndarray, rng: np.ndarray) -> np.ndarray:
+        """The solver's labels of the batch's current decisions (NaN: no label)."""
+        from experiments.train.labels_nb import solver_labels
+
+        return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
+                             self.solver_params(batch.game), self.args.samples,
+                             batch.reward_scale, rng, batch.num_actions)
+
+    def learn(self, s: Samples) -> float:
+        """One gradient step: labelled decisions towards their labels over every legal
+        card, the others' played action towards the return; the loss before the step."""
+        obs = torch.from_numpy(s.obs).to(self.device)
+        labels = torch.from_numpy(s.extra).to(self.device)
+        q = self.net(obs)
+        known = ~torch.isnan(labels)
+        labelled = known.any(dim=1)
+        per_row = torch.empty(len(q), device=self.device)
+        if labelled.any():
+            err = torch.where(known, q - labels.nan_to_num(), torch.zeros_like(q))
+            per_row[labelled] = (err[labelled] ** 2).sum(1) / known[labelled].sum(1)
+        rest = ~labelled
+        if rest.any():
+            action = torch.from_numpy(s.action).to(self.device)[rest]
+            target = torch.from_numpy(s.ret).to(self.device)[rest]
+            per_row[rest] = (q[rest].gather(1, action[:, None]).squeeze(1) - target) ** 2
+        loss = per_row.mean()
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
+        self.optimizer.step()
+        return loss.item()
+
+    def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
+                  rng: np.random.Generator, pool=None) -> dict:
+        """DMC's iteration, each decision step labelled before it is played."""
+        every = np.arange(batch.num_games)
+        draws = np.array([rng_nb.stream(batch.seed, int(g), stream_keys.LABELS)
+                          for g in batch.game_ids], dtype=np.uint64)
+        stats = {"labelled": 0}
+
+        def choose(obs, legal):
+            actions, _ = DMC.choose(self, obs, legal, rng)
+            rows = every if pool is None else np.flatnonzero(~pool[0][every, batch.seats])
+            labels = self.labels(batch, rows, draws)
+            stats["labelled"] += int((~np.isnan(labels[rows])).any(axis=1).sum())
+            return actions, labels
+
+        out = self.play_and_learn(batch, first_step, buffer, steps, choose, pool)
+        return {**out, "labelled": stats["labelled"]}

@@ -1,0 +1,103 @@
+"""Search labels for training: the open-hand solver's value of every legal card.
+
+At a card-play decision of a batch row, the deal the row holds is solved with every hand open
+(``cardsim.solve_nb.solve_root`` through the ``pimc`` agent's pieces of each game,
+``agents/<game>/pimc_nb.py``): the value of each legal card when every seat plays perfectly
+from then on, for the side of the seat to act (its points less the others' over the cards
+still to be won, with the solver options of a ``pimc`` parameter row: node budget, max-n).
+
+``samples`` = 0 labels a position with its **actual deal**, which the network never sees:
+over the positions self-play reaches with a given observation, the mean label of a card is
+its double-dummy value averaged over the deals that really occur there, so a network that
+regresses on these labels learns what ``pimc`` estimates, but weighted by where the hidden
+cards really are (``pimc`` draws every consistent deal as equally likely). ``samples`` = k > 0
+labels it instead with the mean over k deals drawn as ``pimc`` draws them (only what the seat
+knows): the expectation of that label is exactly ``pimc``'s value of the card.
+
+Rows where the game does not decide by solving (bidding, the seven swap, Barbu's contract
+and doubling, see each game's ``solves``) or with a single legal action get no label.
+"""
+
+import numpy as np
+from numba import njit
+
+from agents.pimc_nb import position_width, solve_options, solver_position, solver_table, solves
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.game_nb import legal, state_width, turn
+from cardsim.jit import WITH_REFCOUNT
+from cardsim.parallel_nb import next_block, row_block, run_workers
+from cardsim.sample_nb import sample_deal, sample_prepare
+from cardsim.solve_nb import solve_root
+
+
+@njit(cache=True, nogil=True, **WITH_REFCOUNT)
+def label_rows_worker(game, states, R, rows, params, samples, scale, rng, labels, counter,
+                      n_blocks):
+    values = np.zeros(64, dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    pos = np.zeros(position_width(game), dtype=np.int64)
+    deal = np.empty(state_width(game), dtype=np.int64)
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, rows.shape[0], n_blocks)
+        for j in range(lo, hi):
+            g = rows[j]
+            st = states[g]
+            if not solves(game, st, R):
+                continue
+            base, bits = legal(game, st, R)
+            if popcount(bits) < 2:
+                continue
+            me = turn(game, st)
+            tt = solver_table(game, st, R, params)
+            total[:] = 0.0
+            n = 0
+            if samples == 0:
+                solver_position(game, st, R, me, pos)
+                solve_options(game, pos, params)
+                solve_root(game, pos, tt, values)
+                n = 1
+                m = bits
+                while m != 0:
+                    c = lowest_bit(m)
+                    m &= m - 1
+                    total[c] = values[c]
+            else:
+                kn, ways = sample_prepare(game, st, R, me)
+                for k in range(samples):
+                    if sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
+                        break
+                    solver_position(game, deal, R, me, pos)
+                    solve_options(game, pos, params)
+                    solve_root(game, pos, tt, values)
+                    n += 1
+                    m = bits
+                    while m != 0:
+                        c = lowest_bit(m)
+                        m &= m - 1
+                        total[c] += values[c]
+            if n == 0:
+                continue
+            m = bits
+            while m != 0:
+                c = lowest_bit(m)
+                m &= m - 1
+                labels[g, base + c] = total[c] * scale / n
+        b = next_block(counter)
+
+
+def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions):
+    """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
+    a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
+    (mean over ``samples`` drawn deals, or the actual deal for 0) and NaN wherever there is
+    no label. ``params``: a ``pimc`` parameter row (its solver options are used);
+    ``rng``: one generator state per row of ``states`` (``cardsim.rng_nb``), drawn from
+    only when ``samples`` > 0. The rows are shared among numba's threads; the labels do not
+    depend on how."""
+    labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if rows.size:
+        n_blocks = max(1, min(rows.size, 4 * 64))
+        run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
+                    float(scale), rng, labels, np.zeros(1, dtype=np.int64), n_blocks)
+    return labels
