@@ -12,6 +12,7 @@
     steps_per_iteration: 128      # decision steps per iteration (fresh deals each iteration)
     iterations: 100               # the training budget
     hidden: [256, 256, 256]       # the network's trunk
+    init: null                    # or a checkpoint (path or shipped name) to start from
     opponents: null               # compiled agents in some seats (else all self-play)
     pool_share: 0.0               # share of games against an earlier checkpoint of the run
     eval_every: 10                # iterations between duplicate evaluations (0: none)
@@ -58,6 +59,7 @@ class TrainConfig:
     steps_per_iteration: int = 128
     iterations: int = 100
     hidden: list = field(default_factory=lambda: [256, 256, 256])
+    init: str | None = None
     opponents: Any = None
     pool_share: float = 0.0
     eval_every: int = 10
@@ -188,6 +190,8 @@ def _validate(data: Any) -> TrainConfig:
             or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in cfg.hidden)):
         raise InvalidConfigError(f"config key 'hidden' must be a non-empty list of positive "
                                  f"layer widths, got {cfg.hidden!r}")
+    if cfg.init is not None:
+        _check_init(cfg)
     if isinstance(cfg.eval_opponents, str):
         cfg.eval_opponents = [cfg.eval_opponents]
     if not isinstance(cfg.eval_opponents, list):
@@ -204,6 +208,34 @@ def _validate(data: Any) -> TrainConfig:
 
         SelfPlayBatch(cfg.game, 1, rules, opponents=cfg.opponents)  # seats and agents known
     return cfg
+
+
+def init_network(cfg: TrainConfig):
+    """The network of checkpoint ``init`` (a path or a shipped name), checked against the
+    run's game, rules and network (``hidden``, and the value head of the algorithm)."""
+    from agents.neural.checkpoint import load_checkpoint
+    from agents.neural.shipped import checkpoint_path
+    from cardsim.errors import CheckpointError
+
+    net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, cfg.make_rules())["net"]
+    value_head = algorithm_class(cfg.algorithm).value_head
+    if list(net.hidden) != list(cfg.hidden) or (net.value_out is not None) != value_head:
+        raise CheckpointError(
+            f"checkpoint {cfg.init} holds a network {net.spec()}, but this run trains one "
+            f"with hidden {list(cfg.hidden)} and value_head {value_head}")
+    return net
+
+
+def _check_init(cfg: TrainConfig) -> None:
+    from cardsim.errors import CheckpointError
+
+    if not isinstance(cfg.init, str) or not cfg.init:
+        raise InvalidConfigError(f"config key 'init' must be a checkpoint path or shipped "
+                                 f"name, got {cfg.init!r}")
+    try:
+        init_network(cfg)
+    except CheckpointError as e:
+        raise InvalidConfigError(f"config key 'init': {e}") from None
 
 
 RAY_TRAIN_KEYS = ("weights_every",)  # updates of the learner between weights sent to actors

@@ -115,6 +115,10 @@ class Trainer:
         algo_cls = algorithm_class(cfg.algorithm)
         self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden,
                                  value_head=algo_cls.value_head).to(device)
+        if cfg.init is not None:  # the starting weights (a resumed run then loads its own)
+            from experiments.train.config import init_network
+
+            self.net.load_state_dict(init_network(cfg).state_dict())
         self.algo = algo_cls(self.net, cfg.algorithm_args(), device)
         self.batch = SelfPlayBatch(cfg.game, cfg.num_games, self.rules, seed=cfg.seed,
                                    episode="deal", autoreset="same_step",

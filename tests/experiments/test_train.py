@@ -27,11 +27,14 @@ TINY = dict(num_games=64, steps_per_iteration=40, iterations=2, hidden=[32], eva
 def tiny_config(tmp_path, base: dict | Path, **over) -> Path:
     data = yaml.safe_load(base.read_text()) if isinstance(base, Path) else dict(base)
     data.update(TINY)
+    # search opponents would compile their table for a tiny evaluation: left to their tests
+    data["eval_opponents"] = [o for o in data.get("eval_opponents", ["random"])
+                              if not str(o).startswith(("pimc", "ismcts"))] or ["random"]
     data.update(over)
     args = data.setdefault("args", {})
     for key in ("batch_size", "minibatch_size"):
-        if key in args or key == ("batch_size" if data["algorithm"] == "dmc" else
-                                  "minibatch_size"):
+        if key in args or key == ("minibatch_size" if data["algorithm"] == "ppo" else
+                                  "batch_size"):
             args[key] = 512
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump(data))
@@ -40,17 +43,19 @@ def tiny_config(tmp_path, base: dict | Path, **over) -> Path:
 
 def test_ready_configs_cover_both_games_and_algorithms():
     seen = {(load_config(p).game, load_config(p).algorithm) for p in CONFIGS}
-    assert seen == {("debertz", "dmc"), ("debertz", "ppo"), ("barbu", "dmc"), ("barbu", "ppo")}
+    assert seen == {("debertz", "dmc"), ("debertz", "ppo"), ("barbu", "dmc"), ("barbu", "ppo"),
+                    ("debertz", "distill")}
     assert any(load_config(p).rules.get("teams") for p in CONFIGS)
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
-    run_dir, summary = start_training(tiny_config(tmp_path, path), tmp_path / "runs")
+    config = tiny_config(tmp_path, path)
+    run_dir, summary = start_training(config, tmp_path / "runs")
     lines = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert [m["iteration"] for m in lines] == [1, 2]
     assert summary["decisions"] == 2 * 64 * 40 and summary["samples"] > 0
-    opponents = yaml.safe_load(path.read_text())["eval_opponents"]
+    opponents = yaml.safe_load(config.read_text())["eval_opponents"]
     assert set(lines[-1]["eval"]) == set(opponents)
     e = lines[-1]["eval"][opponents[0]]
     assert np.isfinite(e["difference"]) and e["ci95"] > 0
@@ -59,6 +64,8 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
     cfg = yaml.safe_load((run_dir / "config.yaml").read_text())
     meta = json.loads((run_dir / "meta.json").read_text())
     assert cfg["algorithm"] == meta["algorithm"] and meta["rules_hash"]
+    if cfg["algorithm"] == "distill":  # card play was labelled by the solver
+        assert all(0 < m["labelled"] < m["decisions"] for m in lines)
     # the checkpoint plays wherever agents do
     agent = NeuralAgent(cfg["game"], {"checkpoint": str(run_dir / "checkpoints/latest.pt")})
     data = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
@@ -130,11 +137,13 @@ def test_episode_buffer_returns_each_decision_its_seats_deal_score():
     assert buf.length.tolist() == [1, 0]
 
 
-def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch):
+@pytest.mark.parametrize("algorithm", ["dmc", "distill"])
+def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
+                                                                     algorithm):
     from experiments.train import loop
 
-    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc", seed=3,
-                eval_opponents=["random"])
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm=algorithm, seed=3,
+                eval_opponents=["random"], args={"batch_size": 512})
     # with an opponent pool: from iteration 2 half the games meet an earlier checkpoint
     config = tiny_config(tmp_path, base, iterations=3, eval_every=1, pool_share=0.5)
     whole_dir, whole = start_training(config, tmp_path / "whole")
@@ -188,7 +197,8 @@ def test_resume_refuses_a_checkpoint_of_other_rules(tmp_path):
     ({"args": {"epochs": 2}}, "unknown dmc argument 'epochs'"),
     ({"args": {"epsilon": 2.0}}, "epsilon must be in [0, 1]"),
     ({"args": {"batch_size": "many"}}, "allowed: int"),
-    ({"algorithm": "a2c"}, "allowed: dmc, ppo"),
+    ({"algorithm": "a2c"}, "allowed: dmc, ppo, distill"),
+    ({"algorithm": "distill", "args": {"samples": -2}}, "samples must be in 0..4096"),
     ({"device": "tpu"}, "allowed: cpu, cuda"),
     ({"hidden": [0]}, "positive layer widths"),
     ({"pool_share": 1.5}, "allowed: a number in [0, 1]"),
@@ -314,3 +324,23 @@ def test_ship_writes_a_bare_checkpoint_its_config_and_curve(tmp_path, capsys):
     assert ship_main([str(tmp_path), "tiny", "--folder", str(folder)]) == 2
     assert "not a training run directory" in capsys.readouterr().err
     assert ship_main([str(run_dir), "a/b", "--folder", str(folder)]) == 2
+
+
+def test_init_starts_from_a_checkpoints_network_and_refuses_another(tmp_path):
+    from experiments.train.loop import Trainer
+
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
+                eval_opponents=["random"])
+    run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1), tmp_path / "runs")
+    saved = run_dir / "checkpoints" / "latest.pt"
+    config = tiny_config(tmp_path, {**base, "algorithm": "distill"}, init=str(saved), seed=9)
+    cfg = load_config(config)
+    trainer = Trainer(tmp_path, cfg, torch.device("cpu"))
+    start = load_checkpoint(saved)["model"]
+    assert all(torch.equal(start[k], v) for k, v in trainer.net.state_dict().items())
+    for over, words in (({"hidden": [16]}, "holds a network"),
+                        ({"rules": {"players": 3}}, "other rules"),
+                        ({"init": str(tmp_path / "none.pt")}, "no such file")):
+        bad = tiny_config(tmp_path, base, **{"init": str(saved), **over})
+        with pytest.raises(InvalidConfigError, match="config key 'init'.*" + words):
+            load_config(bad)

@@ -1,0 +1,113 @@
+"""Training by distillation of search (``algorithm: distill``): the solver's labels, the
+loss on a fixed problem, and a tiny run of the ready config."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural import ActionHeadNet
+from agents.registry import make_agent
+from cardsim import games, rng_nb
+from cardsim.debertz import engine_nb as E
+from cardsim.debertz import layout as L
+from cardsim.debertz.rules import DebertzRules
+from experiments.train.distill import Distill, DistillArgs
+from experiments.train.episodes import Samples
+from experiments.train.labels_nb import solver_labels
+from tests.search.debertz_positions import positions
+from tests.search.test_debertz_solver import brute, solve
+
+TAG = games.get("debertz").tag
+
+
+def labels_of(states, R, params, samples=0, scale=1.0, seed=5):
+    states = np.array(states)
+    rng = np.array([rng_nb.stream(seed, g, 0) for g in range(len(states))], dtype=np.uint64)
+    return solver_labels(TAG, states, R, np.arange(len(states)), params, samples, scale,
+                         rng, 40)
+
+
+@pytest.mark.parametrize("kw", [dict(players=2), dict(players=3),
+                                dict(players=4, teams=True)], ids=str)
+def test_labels_are_the_solvers_values_of_every_legal_card(kw):
+    rules = DebertzRules(target=100000, **kw)
+    tricks = 8 if rules.players == 4 else 9
+    R, states = positions(rules, 6, (tricks - 3) * rules.players + 1, seed=3)
+    labels = labels_of(states, R, make_agent("pimc", "debertz").params, scale=0.5)
+    tt = __import__("cardsim.debertz.solve_nb", fromlist=["new_table"]).new_table(12)
+    forced = 0
+    for st, row in zip(states, labels):
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        values = solve(st, R, side, tt)
+        if len(values) == 1:  # one legal card: nothing to learn, no label
+            assert np.isnan(row).all()
+            forced += 1
+            continue
+        assert {a for a in range(40) if not np.isnan(row[a])} == set(values)
+        assert all(row[c] == 0.5 * v for c, v in values.items())
+        # and the solver's values are perfect play's, less what is already won
+        exact = {}
+        for c in values:
+            child = st.copy()
+            E.step(child, R, c)
+            exact[c] = brute(child, R, side)
+        assert len({exact[c] - values[c] for c in values}) == 1
+    assert forced < len(states) // 2
+
+
+def test_no_label_where_the_game_does_not_play_a_card_or_has_one_choice():
+    rules = DebertzRules(players=2)
+    R = rules.pack()
+    st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+    E.init_game(st, R, 1, 0)
+    assert st[L.PHASE] != L.PH_PLAY  # bidding
+    _, late = positions(rules, 1, 17, seed=2)  # the last card of the deal: one legal card
+    assert bin(E.legal_mask(late[0], R)).count("1") == 1
+    labels = labels_of([st, late[0]], R, make_agent("pimc", "debertz").params)
+    assert np.isnan(labels).all()
+
+
+def test_sampled_labels_average_drawn_deals_and_repeat_for_their_seed():
+    rules = DebertzRules(players=2)
+    R, states = positions(rules, 4, 6, seed=4)
+    params = make_agent("pimc", "debertz").params
+    a = labels_of(states, R, params, samples=8)
+    assert np.array_equal(a, labels_of(states, R, params, samples=8), equal_nan=True)
+    actual = labels_of(states, R, params)
+    assert np.array_equal(np.isnan(a), np.isnan(actual))  # the same cards are labelled
+    assert not np.array_equal(a, labels_of(states, R, params, samples=8, seed=6),
+                              equal_nan=True)
+
+
+def test_distill_fits_labels_and_returns():
+    # labelled rows: every legal action's Q towards its label; the rest: the played action's
+    # Q towards the return. Both are linear in the state here, and the loss falls by far.
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    net = ActionHeadNet(20, 5, (64,))
+    algo = Distill(net, DistillArgs(learning_rate=0.003, batch_size=512), torch.device("cpu"))
+    w = rng.normal(size=(20, 5)).astype(np.float32)
+    losses = []
+    for _ in range(300):
+        obs = rng.random((512, 20), dtype=np.float32)
+        q = obs @ w
+        legal = rng.random((512, 5)) < 0.6
+        legal[:, 0] = True
+        a = rng.integers(0, 5, 512)
+        labels = np.where(legal, q, np.nan).astype(np.float32)
+        labels[256:] = np.nan                      # half the rows have no label
+        s = Samples(obs, legal, a, q[np.arange(512), a], labels)
+        losses.append(algo.learn(s))
+    assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
+    with torch.no_grad():
+        fitted = net(torch.from_numpy(obs)).numpy()
+    assert np.abs(fitted - q).mean() < 0.1 * np.abs(q).mean()
+
+
+def test_bad_distill_arguments_are_refused():
+    from cardsim.errors import InvalidConfigError
+
+    for bad, words in (({"samples": -1}, "samples must be in 0..4096"),
+                       ({"nodes": -5}, "nodes must be >= 0"), ({"maxn": 3}, "maxn must be")):
+        with pytest.raises(InvalidConfigError, match=words):
+            DistillArgs(**bad).check()
