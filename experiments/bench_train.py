@@ -3,10 +3,11 @@
 Runs iterations of a training config (default: configs/train/debertz_2p_dmc.yaml, the
 default network) in a temporary run directory, without evaluation, and prints per
 iteration the self-play decisions per second (decisions played over the iteration's wall
-time: engine steps, the batched forwards, the episode buffer and every gradient step) and the
-samples learnt from per second. Then it times the parts of one iteration apart: the engine
-alone (random legal actions), the engine with the network's forward, and the learner's
-gradient steps alone.
+time: engine steps, the batched forwards, the episode buffer, the solver's labels with
+``distill`` and every gradient step), the samples learnt from per second and, with
+``distill``, the positions labelled per second. Then it times the parts of one iteration
+apart: the engine alone (random legal actions), the engine with the network's forward, the
+solver's labels alone (``distill``) and the learner's gradient steps alone.
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ def main(argv=None) -> None:
         trainer.evaluate = lambda: {}
         for _ in range(args.iterations):
             row = trainer._one_iteration()
+            labelled = (f", {row['labelled'] / row['seconds']:,.0f} positions labelled/s"
+                        if "labelled" in row else "")
             print(f"iteration {row['iteration']}: {row['decisions_per_s']:,.0f} decisions/s, "
-                  f"{row['samples'] / row['seconds']:,.0f} samples learnt/s "
+                  f"{row['samples'] / row['seconds']:,.0f} samples learnt/s{labelled} "
                   f"({row['seconds']:.1f} s)")
 
         # the parts apart, on one iteration's worth of steps
@@ -70,14 +73,30 @@ def main(argv=None) -> None:
         n = steps * cfg.num_games
         print(f"engine alone (random actions): {n / engine:,.0f} decisions/s; engine + "
               f"forward: {n / acting:,.0f} decisions/s")
-        if cfg.algorithm == "dmc":
+        if cfg.algorithm == "distill":
+            s = batch.reset(1)
+            rows = np.arange(cfg.num_games)
+            draws = np.arange(cfg.num_games, dtype=np.uint64)
+            labelled, seconds = 0, 0.0
+            for _ in range(steps):
+                t0 = time.perf_counter()
+                labels = algo.labels(batch, rows, draws)
+                seconds += time.perf_counter() - t0
+                labelled += int((~np.isnan(labels)).any(axis=1).sum())
+                s = batch.step(random_legal_actions(s.legal, rng))
+            print(f"solver labels alone: {labelled / seconds:,.0f} positions labelled/s "
+                  f"({labelled:,} of {n:,} decisions of random play)")
+        if cfg.algorithm in ("dmc", "distill"):
             from experiments.train.episodes import Samples
 
             k = algo.args.batch_size
-            obs = np.random.default_rng(0).random((k, batch.obs_size), dtype=np.float32)
+            gen = np.random.default_rng(0)
+            obs = gen.random((k, batch.obs_size), dtype=np.float32)
+            extra = np.zeros((k, *algo.extra_shape(batch.num_actions)), np.float32)
+            if cfg.algorithm == "distill":  # half the rows labelled, as in Debertz play
+                extra[k // 2:] = np.nan
             sample = Samples(obs, np.ones((k, batch.num_actions), bool),
-                             np.zeros(k, np.int64), np.zeros(k, np.float32),
-                             np.zeros(k, np.float32))
+                             np.zeros(k, np.int64), np.zeros(k, np.float32), extra)
             t0 = time.perf_counter()
             for _ in range(10):
                 algo.learn(sample)
