@@ -1,0 +1,150 @@
+"""Microseconds per decision of agents on one core, over the same positions.
+
+    python -m experiments.decision_cost --game debertz --players 2 \\
+        --agents heuristic pimc:samples=16 neural:checkpoint=debertz-2p [--deals 12]
+        [--seed 5001] [--json]
+
+The positions are every decision with two or more legal actions of ``--deals`` deals of
+random play (bids or contracts, doubles, the swap, card play at every trick:
+``experiments.strength_cost.decision_positions``). A compiled agent decides them one at a
+time, as the table calls its policy. A network is timed twice: one position per forward
+(its latency for a single game, observation included) and all the positions in one batch
+(what a decision costs in a tournament, where the table asks it for many games at once).
+numba and torch run on one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from agents.registry import make_agent
+from cardsim import game_nb as G
+from cardsim import games
+from cardsim.table import is_compiled
+from experiments.strength_cost import decision_positions
+
+
+def compiled_us(agent, game: str, R, states) -> float:
+    """Mean microseconds of the compiled agent's decision over ``states``."""
+    from agents.policies import SEARCH_POLICIES
+    from cardsim.policy_nb import RANDOM
+
+    tag = games.get(game).tag
+    legal = [G.legal(tag, st, R) for st in states]
+    rng = np.ones(1, dtype=np.uint64)
+    params = agent.params
+    if agent.kind == RANDOM:
+        from cardsim.rng_nb import random_bit
+
+        def decide(st, base, bits):
+            return base + random_bit(bits, rng, 0)
+    else:
+        policy = next(p for p in SEARCH_POLICIES.policies if p.kind == agent.kind)
+        act = policy.function(game)
+
+        def decide(st, base, bits):
+            return act(tag, params, st, R, base, bits, rng, 0)
+    decide(states[0], *legal[0])  # compiled before the clock starts
+    t = time.perf_counter()
+    for st, (base, bits) in zip(states, legal):
+        decide(st, base, bits)
+    return (time.perf_counter() - t) * 1e6 / len(states)
+
+
+def network_us(agent, game: str, R, states) -> tuple[float, float]:
+    """The network's microseconds per decision: one position per forward (observation
+    included), and per position of one batch of them all."""
+    kit = games.get(game)
+    tag = kit.tag
+    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
+    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
+    for i, st in enumerate(states):
+        base, bits = G.legal(tag, st, R)
+        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    G.observe(tag, states[0], R, kit.turn(states[0]), obs[0])  # compiled, warmed up
+    agent.act(obs[:1], legal[:1])
+    t = time.perf_counter()
+    for i, st in enumerate(states):
+        G.observe(tag, st, R, kit.turn(st), obs[i])
+        agent.act(obs[i:i + 1], legal[i:i + 1])
+    single = (time.perf_counter() - t) * 1e6 / len(states)
+    t = time.perf_counter()
+    agent.act(obs, legal)
+    batched = (time.perf_counter() - t) * 1e6 / len(states)
+    return single, batched
+
+
+def measure(game: str, rules, specs: list[str], deals: int = 12, seed: int = 5001) -> list[dict]:
+    """One row per agent: its microseconds per decision (and a network's batched cost)."""
+    import numba
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    torch_threads = torch.get_num_threads() if torch else None
+    if torch:
+        torch.set_num_threads(1)
+    try:
+        states = decision_positions(game, rules.pack(), deals, seed)
+        rows = _rows(game, rules, specs, states)
+    finally:  # the caller's thread counts back
+        numba.set_num_threads(threads)
+        if torch:
+            torch.set_num_threads(torch_threads)
+    for r in rows:
+        r["positions"] = len(states)
+    return rows
+
+
+def _rows(game: str, rules, specs: list[str], states) -> list[dict]:
+    R = rules.pack()
+    rows = []
+    for spec in specs:
+        agent = make_agent(spec, game)
+        if is_compiled(agent):
+            rows.append({"agent": agent.label,
+                         "us_per_decision": compiled_us(agent, game, R, states)})
+        else:
+            single, batched = network_us(agent, game, R, states)
+            rows.append({"agent": agent.label, "us_per_decision": single,
+                         "us_per_decision_batched": batched})
+    return rows
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default=games.GAMES[0], choices=games.GAMES)
+    ap.add_argument("--players", type=int, help="a game with several table sizes: the seats")
+    ap.add_argument("--teams", action="store_true", help="2 against 2, where the game has teams")
+    ap.add_argument("--agents", nargs="+", required=True)
+    ap.add_argument("--deals", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=5001)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    kit = games.get(args.game)
+    table = {}
+    if len(kit.player_counts) > 1:
+        table = {"players": args.players or min(kit.player_counts), "teams": args.teams}
+    rules = kit.make_rules(conventions=table)
+    rows = measure(args.game, rules, args.agents, args.deals, args.seed)
+    if args.json:
+        print(json.dumps(rows))
+        return
+    where = ", ".join(f"{k}={v}" for k, v in table.items() if v is not False)
+    print(f"{kit.title}{f' ({where})' if where else ''}: {rows[0]['positions']} positions, "
+          f"one core")
+    for r in rows:
+        batched = (f"   {r['us_per_decision_batched']:10.1f} us batched"
+                   if "us_per_decision_batched" in r else "")
+        print(f"{r['agent']:40s} {r['us_per_decision']:12.1f} us/decision{batched}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+"""``python -m experiments.decision_cost``: every agent timed on the same positions."""
+
+import json
+
+from cardsim.debertz.rules import DebertzRules
+from experiments.decision_cost import main, measure
+
+
+def test_compiled_agents_and_a_network_are_timed_on_the_same_positions():
+    rows = measure("debertz", DebertzRules(players=2), ["heuristic", "neural:checkpoint=debertz-2p"],
+                   deals=1, seed=3)
+    assert [r["agent"] for r in rows] == ["heuristic", "neural:debertz-2p"]
+    assert len({r["positions"] for r in rows}) == 1 and rows[0]["positions"] > 5
+    assert all(r["us_per_decision"] > 0 for r in rows)
+    assert "us_per_decision_batched" not in rows[0] and rows[1]["us_per_decision_batched"] > 0
+
+
+def test_command_prints_json(capsys):
+    main(["--game", "debertz", "--players", "3", "--agents", "random", "--deals", "1", "--json"])
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["agent"] == "random" and rows[0]["us_per_decision"] > 0
