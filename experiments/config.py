@@ -10,6 +10,8 @@
     by_contract: false                  # Barbu tournament: deal i plays contract i % 7
     history: false                      # simulate only: write hand records in the run dir
     per_deal: false                     # tournament only: per-deal results in deals/*.npy
+    decision_cost: false                # tournament only: each agent's microseconds per
+                                        # decision on one core, and strength against it
     seed: 0
     threads: 2
     chunk: 32768                        # items per saved chunk (resume granularity)
@@ -51,6 +53,7 @@ class ExperimentConfig:
     by_contract: bool = False
     history: bool = False
     per_deal: bool = False
+    decision_cost: bool = False
     seed: int = 0
     threads: int = 1
     chunk: int = 1 << 15
@@ -82,7 +85,7 @@ ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}
 # Keys only one kind reads. Given to the other kind with anything but the default value,
 # they are an error rather than silently ignored; the resolved config leaves them out.
 ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament",
-            "per_deal": "tournament"}
+            "per_deal": "tournament", "decision_cost": "tournament"}
 
 def _check_int(key, value, low=1, high=None):
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (
@@ -144,7 +147,7 @@ def _validate(data: Any) -> ExperimentConfig:
     _check_int("threads", cfg.threads, 1, MAX_THREADS)
     _check_int("chunk", cfg.chunk)
     _check_executor(cfg)
-    for key in ("duplicate", "by_contract", "history", "per_deal"):
+    for key in ("duplicate", "by_contract", "history", "per_deal", "decision_cost"):
         if not isinstance(getattr(cfg, key), bool):
             raise InvalidConfigError(f"config key {key!r} must be true or false")
     rules = cfg.make_rules()

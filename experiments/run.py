@@ -270,13 +270,60 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
                 bar.update(hi - lo)
     result = t.result()
     table = format_table(result)
+    if cfg.decision_cost:
+        result["decision_cost"] = _decision_costs(cfg, rules, t.labels)
+        table += "\n" + _cost_lines(result["decision_cost"])
     result["table"] = table
     atomic_write_json(run_dir / "summary.json", result)
     atomic_write_text(run_dir / "table.txt", table + "\n")
     atomic_write_text(run_dir / "results.csv", _tournament_csv(result))
     atomic_write_text(run_dir / "pairings.csv", _pairings_csv(result))
     _tournament_plots(run_dir, t)
+    if cfg.decision_cost:
+        _strength_cost_plot(run_dir, result)
     return json_ready(result)
+
+
+def _decision_costs(cfg: ExperimentConfig, rules, labels) -> list[dict]:
+    """Each agent's microseconds per decision on one core (experiments.decision_cost),
+    under its label in the tournament. Measured again on a resumed run: a time, not a
+    result."""
+    from experiments.decision_cost import measure
+
+    rows = measure(cfg.game, rules, cfg.agents)
+    for label, row in zip(labels, rows):
+        row["agent"] = label
+    return rows
+
+
+def _cost_lines(costs: list[dict]) -> str:
+    lines = [f"microseconds per decision, one core ({costs[0]['positions']} positions):"]
+    for r in costs:
+        batched = r.get("us_per_decision_batched")
+        lines.append(f"  {r['agent']:40s} {r['us_per_decision']:12.1f}"
+                     + (f"   ({batched:.1f} in a batch)" if batched is not None else ""))
+    return "\n".join(lines)
+
+
+def _strength_cost_plot(run_dir: Path, result: dict) -> None:
+    """Each agent's points per deal (95% interval) against its microseconds per decision
+    (a network at its batched cost, as the table plays it)."""
+    plt = pyplot()
+    cost = {r["agent"]: r.get("us_per_decision_batched", r["us_per_decision"])
+            for r in result["decision_cost"]}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for row in result["agents"]:
+        x = cost[row["agent"]]
+        ax.errorbar([x], [row["points_per_deal"]], yerr=[row["ci95"] or 0], marker="o",
+                    capsize=3)
+        ax.annotate(row["agent"], (x, row["points_per_deal"]), textcoords="offset points",
+                    xytext=(5, 5), fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("microseconds per decision (one core; networks batched)")
+    ax.set_ylabel(f"points per {result['unit']} against the field (95%)")
+    ax.set_title(f"{result['game']}: strength against cost")
+    save_png(fig, run_dir / "plots" / "strength_cost.png")
+    plt.close(fig)
 
 
 def _tally_of(t, k: int, lo: int, hi: int, data: dict | None):

@@ -19,3 +19,23 @@ def test_command_prints_json(capsys):
     main(["--game", "debertz", "--players", "3", "--agents", "random", "--deals", "1", "--json"])
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["agent"] == "random" and rows[0]["us_per_decision"] > 0
+
+
+def test_a_tournament_run_reports_each_agents_cost_and_plots_strength_against_it(tmp_path):
+    import yaml
+
+    from experiments.run import start_run
+
+    config = tmp_path / "ladder.yaml"
+    config.write_text(yaml.safe_dump(dict(
+        name="ladder", kind="tournament", game="debertz", rules={"players": 2},
+        agents=["random", "heuristic", "neural:checkpoint=debertz-2p"], deals=40,
+        decision_cost=True, threads=1)))
+    run_dir, result = start_run(config, tmp_path / "runs")
+    costs = {r["agent"]: r for r in result["decision_cost"]}
+    assert set(costs) == {a["agent"] for a in result["agents"]}
+    assert costs["random"]["us_per_decision"] < costs["heuristic"]["us_per_decision"] * 10
+    assert "us_per_decision_batched" in costs["neural:debertz-2p"]
+    assert "microseconds per decision" in (run_dir / "table.txt").read_text()
+    assert (run_dir / "plots" / "strength_cost.png").stat().st_size > 1000
+    assert result["ratings"] is not None
