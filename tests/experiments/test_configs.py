@@ -25,6 +25,9 @@ def test_config_runs_on_a_small_budget(path, tmp_path):
         if data[key] is not None:
             data[key] = small
     data["chunk"] = 7
+    if len(data["agents"]) > 3:  # a ladder: every pairing on one chunk, its costs untimed
+        data["deals"] = 7        # (tests/experiments/test_decision_cost.py times agents)
+        data["decision_cost"] = False
     small = tmp_path / path.name
     small.write_text(yaml.safe_dump(data))
     run_dir, result = start_run(small, tmp_path / "runs")
