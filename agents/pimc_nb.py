@@ -19,7 +19,9 @@ deal is always used); decisions then depend on the machine's speed.
 The game's pieces, in ``agents/<game>/pimc_nb.py`` (its options, what a result is worth, its
 special decisions): ``special_action`` (-1, or a decision the game takes otherwise: Barbu's
 early tricks by play-outs and its doubling), ``solves(st, R)`` (whether a decision is card
-play by solving), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+play by solving, once ``special_action`` has passed), ``by_solving(st, R, params)`` (whether
+the agent with these options decides this position by solving, special actions
+included: what training labels with the solver, experiments/train/labels_nb.py), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``option_baseline`` (what to take off each
 option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
 ``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
@@ -44,6 +46,7 @@ P_MS = 2
 PIECES = "agents.{game}.pimc_nb"
 special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
 solves = game_piece(PIECES, "solves", "st, R")
+by_solving = game_piece(PIECES, "by_solving", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 option_baseline = game_piece(PIECES, "option_baseline",

@@ -102,6 +102,12 @@ def solves(st, R):
 
 
 @njit(cache=True, inline="always")
+def by_solving(st, R, params):
+    """Trick play with at most ``solve`` tricks left (the earlier ones go by play-outs)."""
+    return solves(st, R) and 13 - st[L.TRICK_NO] <= params[P_SOLVE]
+
+
+@njit(cache=True, inline="always")
 def playout_value(deal, R, me, rng, i):
     return rollout_score(deal, R, me)
 

@@ -69,6 +69,12 @@ def solves(st, R):
     return st[L.PHASE] == L.PH_PLAY
 
 
+@njit(cache=True, inline="always")
+def by_solving(st, R, params):
+    """Card play is always decided by solving."""
+    return solves(st, R)
+
+
 @njit(cache=True)
 def rollout_value(deal, R, side, rng, i):
     """Play ``deal`` to the end of its deal with the heuristic in every seat; the result

@@ -197,6 +197,13 @@ def _validate(data: Any) -> TrainConfig:
     if not isinstance(cfg.eval_opponents, list):
         raise InvalidConfigError("config key 'eval_opponents' must be a list of agents")
     cfg.args = _check_args(cfg.algorithm, cfg.args)
+    if cfg.algorithm == "distill":
+        from experiments.train.distill import search_agent
+
+        try:
+            search_agent(cfg.game, cfg.args.get("search", ""))
+        except InvalidConfigError as e:
+            raise InvalidConfigError(f"distill argument 'search': {e}") from None
     _check_executor(cfg)
     rules = cfg.make_rules()
     from agents.registry import make_agent

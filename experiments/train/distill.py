@@ -39,17 +39,19 @@ class DistillArgs(DMCArgs):
     """Arguments of distill (config key ``args``): DMC's, and the solver's."""
 
     samples: int = 0      # 0: label with the actual deal; k: mean over k deals drawn as pimc
-    nodes: int = 0        # node budget of each solve (0: exact), as pimc's option
-    maxn: int = 0         # three or four sides: pimc's maxn option (0 paranoid, 1, 2 max-n)
+    search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
 
     def check(self) -> None:
         super().check()
         if not 0 <= self.samples <= 4096:
             raise InvalidConfigError(f"samples must be in 0..4096, got {self.samples}")
-        if self.nodes < 0:
-            raise InvalidConfigError(f"nodes must be >= 0, got {self.nodes}")
-        if self.maxn not in (0, 1, 2):
-            raise InvalidConfigError(f"maxn must be 0, 1 or 2, got {self.maxn}")
+
+
+def search_agent(game: str, options: str):
+    """The ``pimc`` agent of ``options`` (its errors name the option and what is allowed)."""
+    from agents.registry import make_agent
+
+    return make_agent("pimc" + (f":{options}" if options else ""), game)
 
 
 class Distill(DMC):
@@ -67,14 +69,10 @@ class Distill(DMC):
         return (num_actions,)
 
     def solver_params(self, game: str) -> np.ndarray:
-        """The ``pimc`` parameter row whose solver options label the positions."""
+        """The ``pimc`` parameter row whose solver options (and, in Barbu, its horizon
+        ``solve``) label the positions."""
         if game not in self._params:
-            from agents.registry import make_agent
-
-            a = self.args
-            self._params[game] = make_agent(
-                f"pimc:nodes={a.nodes}" + (f",maxn={a.maxn}" if game == "debertz" else ""),
-                game).params
+            self._params[game] = search_agent(game, self.args.search).params
         return self._params[game]
 
     def labels(self, batch, rows: np.ndarray, rng: np.ndarray) -> np.ndarray:

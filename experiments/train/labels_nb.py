@@ -14,14 +14,16 @@ cards really are (``pimc`` draws every consistent deal as equally likely). ``sam
 labels it instead with the mean over k deals drawn as ``pimc`` draws them (only what the seat
 knows): the expectation of that label is exactly ``pimc``'s value of the card.
 
-Rows where the game does not decide by solving (bidding, the seven swap, Barbu's contract
-and doubling, see each game's ``solves``) or with a single legal action get no label.
+Rows where ``pimc`` with these options does not decide by solving (bidding, the seven swap,
+Barbu's contract, doubling, Domino and its tricks before the last ``solve``: each game's
+``by_solving``) or with a single legal action get no label.
 """
 
 import numpy as np
 from numba import njit
 
-from agents.pimc_nb import position_width, solve_options, solver_position, solver_table, solves
+from agents.pimc_nb import (by_solving, position_width, solve_options, solver_position,
+                            solver_table)
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import legal, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
@@ -43,7 +45,7 @@ def label_rows_worker(game, states, R, rows, params, samples, scale, rng, labels
         for j in range(lo, hi):
             g = rows[j]
             st = states[g]
-            if not solves(game, st, R):
+            if not by_solving(game, st, R, params):
                 continue
             base, bits = legal(game, st, R)
             if popcount(bits) < 2:

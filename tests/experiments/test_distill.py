@@ -104,10 +104,40 @@ def test_distill_fits_labels_and_returns():
     assert np.abs(fitted - q).mean() < 0.1 * np.abs(q).mean()
 
 
-def test_bad_distill_arguments_are_refused():
-    from cardsim.errors import InvalidConfigError
+def test_bad_distill_arguments_are_refused(tmp_path):
+    import yaml
 
-    for bad, words in (({"samples": -1}, "samples must be in 0..4096"),
-                       ({"nodes": -5}, "nodes must be >= 0"), ({"maxn": 3}, "maxn must be")):
-        with pytest.raises(InvalidConfigError, match=words):
-            DistillArgs(**bad).check()
+    from cardsim.errors import InvalidConfigError
+    from experiments.train.config import load_config
+
+    with pytest.raises(InvalidConfigError, match="samples must be in 0..4096"):
+        DistillArgs(samples=-1).check()
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(dict(name="t", game="debertz", algorithm="distill",
+                                        args={"search": "nodes=-3"})))
+    with pytest.raises(InvalidConfigError, match="distill argument 'search'.*nodes"):
+        load_config(path)
+
+
+def test_barbu_labels_only_where_pimc_solves():
+    # Barbu's pimc solves trick play once at most ``solve`` tricks are left; earlier tricks
+    # (played out by the heuristic) get no label
+    from cardsim.barbu import layout as BL
+    from cardsim.barbu.rules import BarbuRules
+    from tests.search.barbu_positions import barbu_positions
+
+    kit = games.get("barbu")
+    rules = BarbuRules()
+    for plays, tricks_left in ((8 * 4 + 1, 5), (10 * 4 + 1, 3)):
+        R, states = barbu_positions(rules, 6, 0, plays, seed=plays)  # No Tricks
+        states = np.array(states)
+        assert (13 - states[:, BL.TRICK_NO] == tricks_left).all()
+        choices = [bin(kit.kernels.legal(st, R)[1]).count("1") > 1 for st in states]
+        assert any(choices)
+        for solve in (4, 13):
+            params = make_agent(f"pimc:nodes=2000,solve={solve}", "barbu").params
+            labels = solver_labels(kit.tag, states, R, np.arange(len(states)), params, 0,
+                                   1.0, np.ones(len(states), dtype=np.uint64),
+                                   kit.num_actions)
+            labelled = (~np.isnan(labels)).any(axis=1).tolist()
+            assert labelled == [c and tricks_left <= solve for c in choices]
