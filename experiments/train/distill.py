@@ -3,22 +3,24 @@ of every legal card, and on Monte Carlo returns where the game does not play a c
 
 Self-play runs as in DMC (``experiments.train.dmc``): one forward per decision step, each
 game playing its best legal action or, with probability ``epsilon``, a random one. Before
-the step, every card-play decision of the batch is labelled by the solver
-(``experiments.train.labels_nb``): the value of each legal card of the deal in the row
-(``samples`` = 0) or the mean over ``samples`` deals drawn from what the seat knows, as
-``pimc`` draws them. The label of a card is a sample of what ``pimc`` averages, so the
-network learns ``pimc``'s card play at the price of one forward; with the actual deal its
-average is taken over where the cards really lie in self-play rather than over every
-consistent deal.
+the step, the batch's decisions are labelled as ``pimc`` (its options: ``search``) would
+value their options (``experiments.train.labels_nb``): card play that ``pimc`` decides by
+solving gets the solver's value of every legal card, on the deal in the row (``samples`` =
+0) or as the mean over ``samples`` deals drawn from what the seat knows, as ``pimc`` draws
+them; with ``rollouts`` > 0 the decisions it takes by play-outs (bids, the seven swap,
+Barbu's contract, doubles, early tricks) get each option's result over that many heuristic
+play-outs. A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
+choices at the price of one forward; with the actual deal its average is taken over where
+the cards really lie in self-play rather than over every consistent deal.
 
 Loss, per decision: at a labelled decision the mean squared error of Q over every legal
-card against the labels (all the cards, not only the one played: each labelled position
-teaches as many values as there are legal cards); elsewhere (bidding, the seven swap,
-contracts, doubling, a forced card) DMC's squared error of the played action's Q against
-the deal's return. The two kinds are in the same units (``reward_scale`` x points), though
-they are not the same quantity: a card's label counts the card points still to come, a
-return the whole deal's recorded score. Only the order of the values within a decision
-decides the play, and the two kinds never meet in one decision.
+action against the labels (all of them, not only the one played: each labelled position
+teaches as many values as it has legal actions); elsewhere (unlabelled decisions, a forced
+card) DMC's squared error of the played action's Q against the deal's return. All are in
+the same units (``reward_scale`` x points), though not the same quantity: a card's solver
+label counts the card points still to come, a play-out or a return the deal's score. Only
+the order of the values within a decision decides the play, and the kinds never meet in
+one decision.
 """
 
 from __future__ import annotations
@@ -40,11 +42,14 @@ class DistillArgs(DMCArgs):
 
     samples: int = 0      # 0: label with the actual deal; k: mean over k deals drawn as pimc
     search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
+    rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
 
     def check(self) -> None:
         super().check()
-        if not 0 <= self.samples <= 4096:
-            raise InvalidConfigError(f"samples must be in 0..4096, got {self.samples}")
+        for key in ("samples", "rollouts"):
+            if not 0 <= getattr(self, key) <= 4096:
+                raise InvalidConfigError(f"{key} must be in 0..4096, got "
+                                         f"{getattr(self, key)}")
 
 
 def search_agent(game: str, options: str):
@@ -81,7 +86,7 @@ class Distill(DMC):
 
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
-                             batch.reward_scale, rng, batch.num_actions)
+                             batch.reward_scale, rng, batch.num_actions, self.args.rollouts)
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

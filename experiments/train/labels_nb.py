@@ -14,70 +14,114 @@ cards really are (``pimc`` draws every consistent deal as equally likely). ``sam
 labels it instead with the mean over k deals drawn as ``pimc`` draws them (only what the seat
 knows): the expectation of that label is exactly ``pimc``'s value of the card.
 
-Rows where ``pimc`` with these options does not decide by solving (bidding, the seven swap,
-Barbu's contract, doubling, Domino and its tricks before the last ``solve``: each game's
-``by_solving``) or with a single legal action get no label.
+The decisions ``pimc`` takes by play-outs instead (bidding, the seven swap, Barbu's contract,
+doubling, Domino and its tricks before the last ``solve``: where each game's ``by_solving``
+is false) are labelled with ``rollouts`` > 0 as ``pimc`` values them: each option applied and
+the deal played to its end by the heuristic in every seat, ``rollouts`` times (on the actual
+deal, or on drawn deals with ``samples`` > 0), the game's measure of the result less its
+baseline (``agents/<game>/pimc_nb.py``: ``playout_value``, ``option_baseline``). With
+``rollouts`` = 0 they get no label, nor does a decision with a single legal action.
 """
 
 import numpy as np
 from numba import njit
 
-from agents.pimc_nb import (by_solving, position_width, solve_options, solver_position,
-                            solver_table)
+from agents.pimc_nb import (by_solving, option_baseline, playout_value, position_width,
+                            solve_options, solver_position, solver_table)
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import legal, state_width, turn
+from cardsim.game_nb import apply_action, legal, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
 
 
+@njit(cache=True, **WITH_REFCOUNT)
+def solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values, deal, total):
+    """Each legal card's solver value summed over the actual deal (``samples`` = 0) or
+    ``samples`` drawn deals, into ``total``; returns the number of deals."""
+    tt = solver_table(game, st, R, params)
+    if samples == 0:
+        solver_position(game, st, R, me, pos)
+        solve_options(game, pos, params)
+        solve_root(game, pos, tt, values)
+        add_values(values, bits, total)
+        return 1
+    kn, ways = sample_prepare(game, st, R, me)
+    n = 0
+    for k in range(samples):
+        if sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
+            break
+        solver_position(game, deal, R, me, pos)
+        solve_options(game, pos, params)
+        solve_root(game, pos, tt, values)
+        add_values(values, bits, total)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def add_values(values, bits, total):
+    m = bits
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        total[c] += values[c]
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, deal, trial,
+                      total):
+    """Each legal option's play-out result (the deal played to its end by the heuristic in
+    every seat, the game's measure as ``pimc`` takes it, less the game's baseline) summed
+    over ``rollouts`` play-outs of the actual deal (``samples`` = 0) or of as many drawn
+    deals; returns the number of play-outs."""
+    kn, ways = sample_prepare(game, st, R, me)
+    n = 0
+    for k in range(rollouts):
+        if samples == 0:
+            deal[:] = st
+        elif sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
+            break
+        m = bits
+        while m != 0:
+            b = lowest_bit(m)
+            m &= m - 1
+            trial[:] = deal
+            apply_action(game, trial, R, base + b)
+            total[b] += playout_value(game, trial, R, me, rng, g)
+        option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, g)
+        n += 1
+    return n
+
+
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
-def label_rows_worker(game, states, R, rows, params, samples, scale, rng, labels, counter,
-                      n_blocks):
+def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
+                      counter, n_blocks):
     values = np.zeros(64, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
     pos = np.zeros(position_width(game), dtype=np.int64)
     deal = np.empty(state_width(game), dtype=np.int64)
+    trial = np.empty(state_width(game), dtype=np.int64)
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)
         for j in range(lo, hi):
             g = rows[j]
             st = states[g]
-            if not by_solving(game, st, R, params):
-                continue
             base, bits = legal(game, st, R)
             if popcount(bits) < 2:
                 continue
             me = turn(game, st)
-            tt = solver_table(game, st, R, params)
             total[:] = 0.0
-            n = 0
-            if samples == 0:
-                solver_position(game, st, R, me, pos)
-                solve_options(game, pos, params)
-                solve_root(game, pos, tt, values)
-                n = 1
-                m = bits
-                while m != 0:
-                    c = lowest_bit(m)
-                    m &= m - 1
-                    total[c] = values[c]
+            if by_solving(game, st, R, params):
+                n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
+                                  deal, total)
+            elif rollouts > 0:
+                n = played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g,
+                                      deal, trial, total)
             else:
-                kn, ways = sample_prepare(game, st, R, me)
-                for k in range(samples):
-                    if sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
-                        break
-                    solver_position(game, deal, R, me, pos)
-                    solve_options(game, pos, params)
-                    solve_root(game, pos, tt, values)
-                    n += 1
-                    m = bits
-                    while m != 0:
-                        c = lowest_bit(m)
-                        m &= m - 1
-                        total[c] += values[c]
+                continue
             if n == 0:
                 continue
             m = bits
@@ -88,11 +132,13 @@ def label_rows_worker(game, states, R, rows, params, samples, scale, rng, labels
         b = next_block(counter)
 
 
-def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions):
+def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
+                  rollouts=0):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
-    (mean over ``samples`` drawn deals, or the actual deal for 0) and NaN wherever there is
-    no label. ``params``: a ``pimc`` parameter row (its solver options are used);
+    (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
+    every other decision's options valued by that many heuristic play-outs, and NaN wherever
+    there is no label. ``params``: a ``pimc`` parameter row (its solver options are used);
     ``rng``: one generator state per row of ``states`` (``cardsim.rng_nb``), drawn from
     only when ``samples`` > 0. The rows are shared among numba's threads; the labels do not
     depend on how."""
@@ -101,5 +147,6 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     if rows.size:
         n_blocks = max(1, min(rows.size, 4 * 64))
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
-                    float(scale), rng, labels, np.zeros(1, dtype=np.int64), n_blocks)
+                    int(rollouts), float(scale), rng, labels, np.zeros(1, dtype=np.int64),
+                    n_blocks)
     return labels

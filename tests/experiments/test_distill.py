@@ -141,3 +141,51 @@ def test_barbu_labels_only_where_pimc_solves():
                                    kit.num_actions)
             labelled = (~np.isnan(labels)).any(axis=1).tolist()
             assert labelled == [c and tricks_left <= solve for c in choices]
+
+
+def test_rollout_labels_value_each_bid_by_heuristic_play_outs_of_the_deal():
+    from agents.debertz.pimc_nb import rollout_value
+    from cardsim.game_nb import apply_action
+
+    rules = DebertzRules(players=2)
+    R = rules.pack()
+    params = make_agent("pimc", "debertz").params
+    states = []
+    for game in range(4):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        E.init_game(st, R, 11, game)
+        states.append(st)
+    states = np.array(states)
+    assert (states[:, L.PHASE] == L.PH_BID1).all()
+    rng = np.array([rng_nb.stream(5, g, 0) for g in range(len(states))], dtype=np.uint64)
+    labels = solver_labels(TAG, states, R, np.arange(len(states)), params, 0, 1.0, rng.copy(),
+                           40, rollouts=1)
+    assert np.isnan(labels_of(states, R, params)).all()  # no play-outs: no label
+    for g, st in enumerate(states):
+        mask = E.legal_mask(st, R)
+        side = E.side_of(st[L.TURN], R[L.R_TEAMS])
+        mine = rng.copy()
+        for a in range(40):
+            if mask >> a & 1:
+                trial = st.copy()
+                apply_action(TAG, trial, R, a)
+                assert labels[g, a] == rollout_value(trial, R, side, mine, g)
+            else:
+                assert np.isnan(labels[g, a])
+
+
+def test_barbu_contract_choice_is_labelled_by_play_outs():
+    from cardsim.barbu import layout as BL
+    from cardsim.barbu.rules import BarbuRules
+
+    kit = games.get("barbu")
+    R = BarbuRules().pack()
+    st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+    kit.kernels.init_item(st, R, 3, 0, False)
+    states = st[None, :].copy()
+    base, bits = kit.kernels.legal(st, R)
+    params = make_agent("pimc", "barbu").params
+    for rollouts, labelled in ((0, 0), (2, bin(bits).count("1"))):
+        labels = solver_labels(kit.tag, states, R, np.arange(1), params, 0, 1.0,
+                               np.ones(1, dtype=np.uint64), kit.num_actions, rollouts)
+        assert (~np.isnan(labels[0])).sum() == labelled
