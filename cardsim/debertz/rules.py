@@ -63,7 +63,7 @@ class DebertzRules(RulesBase):
     partner_exemption: bool = convention(False, (False, True),
                                          doc="D8.5: no need to trump when the partner wins the trick")
     byte_penalty: int = convention(100, _non_negative_int,
-                                   "an integer in 0..1000000000 (0 disables)",
+                                   "a non-negative integer up to 1000000000 (0 disables)",
                                    doc="D9.3: points lost at every third byte")
     no_trick_penalty: int = convention(0, (0, 50, 100),
                                        doc="D9.4: points lost by a side that took no trick")
