@@ -19,7 +19,9 @@ depends only on the network and optimizer state before it, which the checkpoint 
 checkpoint and gives the same network as a run never interrupted (same threads and device;
 torch's CPU kernels are deterministic for a fixed thread count, CUDA ones need not be).
 Metrics are reported only once the checkpoint holding them is written, so a resumed run
-loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint.
+loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint. It refuses a
+``config.yaml`` edited since the checkpoint, naming the key (``check_resume``): only
+``iterations`` may grow, and where the run trains (device, threads, executor) may change.
 
 Opponent pool (``pool_share`` > 0): in that share of the games the learner holds one seat
 (or side), seat ``i % players`` in game i, and the other seats are played greedily by one
@@ -97,16 +99,16 @@ def check_resume(run_dir: Path, cfg: TrainConfig, training: dict) -> None:
             was[f"ray.{key}"] = (was.get("ray") or {}).get(key)
             now[f"ray.{key}"] = (now["ray"] or {}).get(key)
     for key in now:
-        if key in RESUME_FREE_KEYS or was.get(key) == now[key]:
+        if key in RESUME_FREE_KEYS or key not in was or was[key] == now[key]:
+            continue  # (a key newer than the checkpoint: the run had its default)
+        if key == "iterations" and isinstance(was[key], int) and now[key] >= was[key]:
             continue
-        if key == "iterations" and isinstance(was.get(key), int) and now[key] >= was[key]:
-            continue
-        if isinstance(was.get(key), dict) and isinstance(now[key], dict):
+        if isinstance(was[key], dict) and isinstance(now[key], dict):
             inner = next(k for k in {**was[key], **now[key]}
                          if was[key].get(k) != now[key].get(k))
             key, was_v, now_v = f"{key}.{inner}", was[key].get(inner), now[key].get(inner)
         else:
-            was_v, now_v = was.get(key), now[key]
+            was_v, now_v = was[key], now[key]
         raise InvalidConfigError(
             f"cannot resume {run_dir}: config key {key!r} was {was_v!r} when the run was "
             f"made and config.yaml now says {now_v!r}; restore config.yaml or start a new "

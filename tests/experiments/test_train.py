@@ -410,3 +410,21 @@ def test_init_starts_from_a_checkpoints_network_and_refuses_another(tmp_path):
         bad = tiny_config(tmp_path, base, **{"init": str(saved), **over})
         with pytest.raises(InvalidConfigError, match="config key 'init'.*" + words):
             load_config(bad)
+
+
+def test_resume_check_leaves_where_a_run_trains_free():
+    from experiments.train.config import config_from_dict
+    from experiments.train.loop import check_resume
+
+    made = config_from_dict(dict(name="t", game="debertz", algorithm="dmc")).to_dict()
+    older = {k: v for k, v in made.items() if k != "pool_share"}  # before the key existed
+    for edit in ({"torch_threads": 1, "numba_threads": 1}, {"device": "cpu", "name": "u"},
+                 {"executor": "ray", "ray": {"num_workers": 3}}, {"iterations": 500}):
+        cfg = config_from_dict({**made, **edit})
+        check_resume(Path("run"), cfg, {"config": made})
+        check_resume(Path("run"), cfg, {"config": older})
+    check_resume(Path("run"), cfg, {})  # a checkpoint without the record: not checked
+    ray_run = dict(made, executor="ray", ray={"num_workers": 2})
+    with pytest.raises(InvalidConfigError, match="'ray.num_workers' was 2"):
+        check_resume(Path("run"), config_from_dict(dict(ray_run, ray={"num_workers": 4})),
+                     {"config": ray_run})
