@@ -22,6 +22,7 @@ import numpy as np
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
 from cardsim.policy_nb import RANDOM_POLICIES, PolicySet
+from cardsim.rules import parse_switch
 
 PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
 
@@ -29,7 +30,7 @@ PARAMS_WIDTH = 8  # length of every compiled agent's parameter vector
 @dataclass(frozen=True)
 class Option:
     """One keyword option of an agent: default, bounds and meaning. A ``switch`` is on or
-    off: it takes 0 or 1 and nothing between."""
+    off: 1 or 0, written any way the rules' switches are (cardsim.rules.parse_switch)."""
 
     default: float
     low: float
@@ -38,7 +39,8 @@ class Option:
     switch: bool = False
 
     def allowed(self) -> str:
-        return "0 or 1" if self.switch else f"a number in [{self.low:g}, {self.high:g}]"
+        return ("0 or 1 (also true/false, yes/no, on/off)" if self.switch
+                else f"a number in [{self.low:g}, {self.high:g}]")
 
     def accepts(self, value) -> bool:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -63,6 +65,14 @@ class Agent:
 
     @property
     def label(self) -> str:
+        """The agent's name in tables: ``label=NAME`` of its spec, else its own."""
+        return self.__dict__.get("_given_label") or self._default_label()
+
+    @label.setter
+    def label(self, text: str) -> None:
+        self.__dict__["_given_label"] = text
+
+    def _default_label(self) -> str:
         return self.name
 
 
@@ -84,9 +94,12 @@ class CompiledAgent(Agent):
                 raise InvalidConfigError(
                     f"agent {self.name!r} has no option {key!r}; its options: {allowed}")
             opt = self.OPTIONS[key]
+            if opt.switch and parse_switch(value) is not None:  # true/false, yes/no, 1/0
+                value = self.options[key] = int(parse_switch(value))
             if isinstance(value, str):
                 raise InvalidConfigError(
-                    f"agent {self.name!r} option {key!r} = {value!r} is not a number; "
+                    f"agent {self.name!r} option {key!r} = {value!r} is not "
+                    f"{'on or off' if opt.switch else 'a number'}; "
                     f"allowed: {opt.allowed()}")
             if not opt.accepts(value):
                 raise InvalidConfigError(
@@ -101,8 +114,7 @@ class CompiledAgent(Agent):
             p[k] = float(self.options.get(name, opt.default))
         return p
 
-    @property
-    def label(self) -> str:
+    def _default_label(self) -> str:
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.options.items()))

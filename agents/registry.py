@@ -118,14 +118,36 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
             return spec
         raise InvalidConfigError(f"agent {spec!r} has no act(observations, legal_masks) method")
     name, options = parse_spec(spec)
+    label = _label_option(options, spec)
     if is_import_path(name):
-        return load_agent(name, options, game)
+        return _labelled(load_agent(name, options, game), label, spec)
     cls = _agent_class(game, name)
     if cls is None:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
-    return cls(game=game, options=options)
+    return _labelled(cls(game=game, options=options), label, spec)
+
+
+def _label_option(options: dict, spec) -> str | None:
+    """``label=NAME``, taken out of an agent's options: what every agent takes (its name in
+    tables and results), not an option of its own."""
+    if "label" not in options:
+        return None
+    label = str(options.pop("label")).strip()
+    if not label:
+        raise InvalidConfigError(f"agent {spec!r}: label= needs a name")
+    return label
+
+
+def _labelled(agent, label: str | None, spec):
+    if label is not None:
+        try:
+            agent.label = label
+        except AttributeError:
+            raise InvalidConfigError(f"agent {spec!r} does not take a label (its label "
+                                     f"cannot be set)") from None
+    return agent
 
 
 def is_import_path(name: str) -> bool:
@@ -203,5 +225,6 @@ def describe_agents(game: str) -> str:
                   for k, o in cls.OPTIONS.items()]
         lines += [f"    {k}: {doc}" for k, doc in text_options.items()]
     lines.append("Options follow the name: NAME:KEY=VALUE,KEY=VALUE; several agents are "
-                 "separate arguments.")
+                 "separate arguments. Every agent also takes label=NAME, its name in "
+                 "tables.")
     return "\n".join(lines)

@@ -17,6 +17,11 @@ class IllegalActionError(CardsimError, ValueError):
     """An action that is not legal in the current state (the message lists the legal ones)."""
 
 
+class AgentError(CardsimError, RuntimeError):
+    """An agent's own code raised while deciding: the message names the agent, the deal and
+    the exception (which is the ``__cause__``, with its traceback)."""
+
+
 class HandRecordError(CardsimError, ValueError):
     """A hand record that is corrupt, of an unknown format, or disagrees with its replay."""
 

@@ -21,6 +21,30 @@ def convention(default, allowed, describe: str | None = None, doc: str = ""):
                              metadata={"allowed": allowed, "describe": describe, "doc": doc})
 
 
+# One boolean syntax for every switch: rules (--rule NAME=VALUE, YAML) and agent switches.
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+BOOLEAN_SYNTAX = "true/false (also yes/no, on/off, 1/0)"
+
+
+def parse_switch(value):
+    """True or False for a switch written any accepted way (a bool, 1/0, or one of
+    TRUE_WORDS / FALSE_WORDS in any case); None for anything else."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, float) and value in (0.0, 1.0):
+        return bool(value)
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in TRUE_WORDS:
+            return True
+        if low in FALSE_WORDS:
+            return False
+    return None
+
+
 def _allowed_text(f: dataclasses.Field) -> str:
     allowed = f.metadata["allowed"]
     if callable(allowed):
@@ -78,7 +102,12 @@ class RulesBase:
         if unknown:
             raise InvalidConfigError(
                 f"unknown {cls.GAME} rule {unknown[0]!r}; known rules: {', '.join(names)}")
-        return cls(**dict(values))
+        values = dict(values)
+        for f in dataclasses.fields(cls):  # 1/0 for a true/false convention, as on the CLI
+            if isinstance(f.default, bool) and type(values.get(f.name)) is int \
+                    and values[f.name] in (0, 1):
+                values[f.name] = bool(values[f.name])
+        return cls(**values)
 
     @classmethod
     def parse_value(cls, name: str, text: str):
@@ -87,11 +116,13 @@ class RulesBase:
         if name not in fields:
             raise InvalidConfigError(
                 f"unknown {cls.GAME} rule {name!r}; known rules: {', '.join(fields)}")
+        if isinstance(fields[name].default, bool):
+            value = parse_switch(text)
+            if value is None:
+                raise InvalidConfigError(f"{cls.GAME} rule {name!r} is a switch; got "
+                                         f"{text.strip()!r}, allowed: {BOOLEAN_SYNTAX}")
+            return value
         low = text.strip().lower()
-        if low in ("true", "yes", "on"):
-            return True
-        if low in ("false", "no", "off"):
-            return False
         try:
             return int(low)
         except ValueError:
@@ -124,4 +155,6 @@ class RulesBase:
         for f in dataclasses.fields(cls):
             lines.append(f"{f.name} = {json.dumps(f.default)}  (allowed: {_allowed_text(f)})"
                          f"  {f.metadata['doc']}")
+        lines.append(f"Switches (allowed: false, true) take {BOOLEAN_SYNTAX}, here and in "
+                     f"agent options alike.")
         return "\n".join(lines)

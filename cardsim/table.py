@@ -31,7 +31,7 @@ import numpy as np
 
 from cardsim import games, table_nb
 from cardsim.compile_notice import compiling
-from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.errors import AgentError, CardsimError, IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON, RANDOM_POLICIES, PolicySet
 from cardsim.runtime import blocks_for, threads
 
@@ -303,7 +303,8 @@ class _Rows:
             view = obs.view(Observations)
             view.engine = EngineRows(t.tag, self.S, t.R, self.rng, rows)
             masks = legal.view(np.bool_)
-            chosen = _as_actions(agent.act(view, masks), len(rows), agent)
+            chosen = _as_actions(_decide(agent, view, masks, int(self.items[rows[0]]),
+                                         int(self.seats[rows[0]])), len(rows), agent)
             ok = (chosen >= 0) & (chosen < t.game.num_actions)
             ok[ok] = masks[np.flatnonzero(ok), chosen[ok]]
             if not ok.all():
@@ -312,6 +313,21 @@ class _Rows:
                                                           int(self.items[rows[j]]),
                                                           int(self.seats[rows[j]]), masks[j]))
             self.actions[rows] = chosen
+
+
+def _decide(agent, view, masks, item: int, seat: int):
+    """``agent.act`` for a batch; an exception of the agent's own code becomes one line
+    naming the agent, the (first) deal and the exception (its traceback kept as the cause,
+    shown by ``cardsim --debug``)."""
+    try:
+        return agent.act(view, masks)
+    except CardsimError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever a user's agent raises
+        why = " ".join(str(e).split())
+        raise AgentError(f"agent {agent_label(agent)!r} raised {type(e).__name__}"
+                         f"{': ' + why if why else ''} in deal {item} at seat {seat} "
+                         f"(cardsim --debug shows the traceback)") from e
 
 
 def _as_actions(out, n: int, agent) -> np.ndarray:

@@ -2,10 +2,10 @@
 
     cardsim simulate GAME [--games N | --hands N] [--agents A [B ...]] [--players P] [--teams]
                           [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
-                          [--history FILE] [--json]
+                          [--history FILE [--force]] [--json]
     cardsim bench GAME [--hands N] [--threads T] [--players P] [--teams] [--json]
     cardsim tournament GAME --agents A B [C ...] [--deals N | --games N] [--no-duplicate]
-                          [--by-contract] [--per-deal FILE.npy]
+                          [--by-contract] [--per-deal FILE.npy [--force]]
                           [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
                           [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
@@ -16,7 +16,7 @@
 
 GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value,key=value``
 (see agents.registry); several agents are several arguments. Errors in arguments print one
-line and exit with status 2.
+line and exit with status 2 (``--debug``: with the traceback).
 
 ``--ray`` plays the chunks as tasks on a Ray cluster (experiments.executor): ``--ray`` alone
 joins the local Ray instance or starts one, ``--ray auto`` the cluster this machine belongs
@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardsim", description="Simulate, benchmark and compare agents in "
                                             "Debertz and Barbu.")
     p.add_argument("--version", action="version", version=f"cardsim {_version()}")
+    _debug_arg(p, False)
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="agents in every seat (default random); a summary")
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=_threads, default=1)
     _ray_arg(sim)
     sim.add_argument("--history", metavar="FILE", help="write every deal as a hand record")
+    _force_arg(sim, "--history")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
     bench = sub.add_parser("bench", help="time the engine's compiled random-play path")
@@ -134,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true")
     tour.add_argument("--per-deal", metavar="FILE.npy",
                       help="write every deal's result to a NumPy file (experiments.per_deal)")
+    _force_arg(tour, "--per-deal")
 
     run = sub.add_parser("run", help="run an experiment described by a YAML file")
     run.add_argument("config", nargs="?", help="the YAML file")
@@ -151,7 +154,20 @@ def build_parser() -> argparse.ArgumentParser:
                        ("agents", "list a game's agents and options")):
         q = sub.add_parser(name, help=text)
         q.add_argument("game", choices=GAMES)
+    for q in sub.choices.values():  # --debug before or after the command
+        _debug_arg(q, argparse.SUPPRESS)
     return p
+
+
+def _debug_arg(p: argparse.ArgumentParser, default) -> None:
+    p.add_argument("--debug", action="store_true", default=default,
+                   help="on an error, print the traceback too (an agent's own included)")
+
+
+def _force_arg(p: argparse.ArgumentParser, flag: str) -> None:
+    # results are never overwritten unless asked: an existing file is refused without it
+    p.add_argument("--force", action="store_true",
+                   help=f"replace the {flag} file if it exists (refused otherwise)")
 
 
 def _ray_address(text: str) -> str:
@@ -234,7 +250,7 @@ def run(args) -> int:
         summary = simulate(args.game, rules, agents=args.agents, seed=args.seed,
                            hands=args.hands, games=args.games, n_threads=args.threads,
                            history_path=args.history, progress=progress,
-                           executor=_executor(args))
+                           executor=_executor(args), overwrite=args.force)
         print_summary(summary, args.json)
     elif args.command == "bench":
         from cardsim import games
@@ -250,7 +266,7 @@ def run(args) -> int:
                             duplicate=not args.no_duplicate, seed=args.seed,
                             n_threads=args.threads, progress=progress,
                             by_contract=args.by_contract, per_deal=args.per_deal,
-                            executor=_executor(args))
+                            executor=_executor(args), overwrite=args.force)
         print(dumps_json(result) if args.json else format_table(result))
     elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
@@ -295,12 +311,17 @@ def _version() -> str:
 def main(argv=None) -> int:
     from cardsim.errors import CardsimError
 
+    args = None
     try:
         args = build_parser().parse_args(argv)
         code = run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except (ArgumentError, CardsimError) as e:
+        if getattr(args, "debug", False):
+            import traceback
+
+            traceback.print_exception(e, file=sys.stderr)
         print(f"cardsim: error: {' '.join(str(e).split())}", file=sys.stderr)  # one line
         return 2
     except BrokenPipeError:

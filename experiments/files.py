@@ -60,9 +60,10 @@ def atomic_save_npz(path: str | os.PathLike, **arrays) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def check_output_file(path, what: str = "output file") -> Path:
+def check_output_file(path, what: str = "output file", overwrite: bool = False) -> Path:
     """Refuse, before any work, a file that could not be written: an empty name, a directory,
-    a folder that does not exist or cannot be written. Nothing is left behind by the check."""
+    a folder that does not exist or cannot be written, and (unless ``overwrite``) a file
+    that exists, whose results would be lost. Nothing is left behind by the check."""
     from cardsim.errors import InvalidConfigError
 
     if path is None or not str(path).strip():
@@ -74,6 +75,9 @@ def check_output_file(path, what: str = "output file") -> Path:
         why = "is a file" if path.parent.exists() else "does not exist"
         raise InvalidConfigError(f"cannot write the {what} {path}: folder {path.parent} "
                                  f"{why}")
+    if path.exists() and not overwrite:
+        raise InvalidConfigError(f"the {what} {path} already exists; give another name, or "
+                                 f"--force to replace it")
     if path.exists() and not os.access(path, os.W_OK):
         raise InvalidConfigError(f"cannot write the {what} {path}: the file is read-only")
     _probe_folder(path.parent, f"the {what} {path}")

@@ -43,16 +43,17 @@ def _count(hands, games) -> tuple[int, bool]:
 def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = None,
              games: int | None = None, n_threads: int = 1, history_path=None,
              progress: bool = False, first_item: int = 0, stats_out: list | None = None,
-             executor=None, chunk: int | None = None) -> dict:
+             executor=None, chunk: int | None = None, overwrite: bool = False) -> dict:
     """Play ``hands`` deals (each a fresh game / hands-mode item) or ``games`` whole games
     with the given agents (one spec, one per side, or one per seat). Returns the summary.
 
     ``first_item`` offsets the items (a run split in chunks plays items lo..hi-1 of the
     same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
     (experiments.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
-    elsewhere, e.g. on Ray; the summary is the same."""
+    elsewhere, e.g. on Ray; the summary is the same. An existing ``history_path`` is
+    refused unless ``overwrite``."""
     if history_path is not None:
-        check_output_file(history_path, "history file")
+        check_output_file(history_path, "history file", overwrite)
     n, whole = _count(hands, games)
     if not (isinstance(seed, int) and 0 <= seed < 2**63):
         raise InvalidConfigError(f"seed must be an integer in 0..2**63-1, got {seed!r}")

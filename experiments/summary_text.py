@@ -23,7 +23,9 @@ def format_summary(summary: dict) -> str:
         if isinstance(value, dict):
             value = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items())
         elif isinstance(value, list):
-            value = " ".join(str(v) for v in value)
+            value = " ".join("-" if v is None else str(v) for v in value)
+        elif value is None:
+            value = "-"
         lines.append(f"{key:<{width}}  {value}")
     return "\n".join(lines)
 
@@ -33,6 +35,10 @@ def print_summary(summary: dict, as_json: bool) -> None:
 
 
 def _fmt(v) -> str:
+    """A cell: floats to 4 significant digits, "-" where there is no value (a mean of
+    nothing, as for a contract never played)."""
+    if v is None:
+        return "-"
     if isinstance(v, float):
         return f"{v:.4g}"
     if isinstance(v, list):

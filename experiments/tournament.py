@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 from tqdm import tqdm
 
-from agents.registry import make_agent
+from agents.registry import make_agent, parse_spec
 from cardsim import games
 from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
@@ -81,6 +81,9 @@ class Tournament:
         self.items = games if self.whole else (deals if deals is not None else 10_000)
         check_count("games" if self.whole else "deals", self.items, "tournament")
         self.duplicate = duplicate
+        for spec in agent_specs:  # "random,heuristic": the hint to separate them comes first
+            if isinstance(spec, str):
+                parse_spec(spec)
         if len(agent_specs) < 2:
             raise InvalidConfigError("a tournament needs at least 2 agents")
         self.agents = [make_agent(s, game) for s in agent_specs]
@@ -141,15 +144,16 @@ class Tournament:
         self.pairings[k].tally.add(tally)
 
     def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,
-            executor=None) -> dict:
+            executor=None, overwrite: bool = False) -> dict:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
         rows (experiments.per_deal), streamed as chunks finish; ``executor``: where the
-        chunks are played (experiments.executor; default here, with ``n_threads``)."""
+        chunks are played (experiments.executor; default here, with ``n_threads``). An
+        existing ``per_deal`` file is refused unless ``overwrite``."""
         from experiments.executor import LocalExecutor
 
         total = len(self.pairings) * self.items
         if per_deal is not None:
-            check_output_file(per_deal, "per-deal file")
+            check_output_file(per_deal, "per-deal file", overwrite)
         executor = LocalExecutor(n_threads) if executor is None else executor
         with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
                 as writer, tqdm(total=total, disable=not progress, unit="item") as bar, \
@@ -292,12 +296,14 @@ def _unique_labels(labels: list[str]) -> list[str]:
 
 def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
                seed: int = 0, n_threads: int = 1, progress: bool = False,
-               by_contract: bool = False, per_deal=None, executor=None) -> dict:
+               by_contract: bool = False, per_deal=None, executor=None,
+               overwrite: bool = False) -> dict:
     """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
-    path where the per-deal rows are written (experiments.per_deal); ``executor``: where
-    the chunks are played (experiments.executor; default here, with ``n_threads``)."""
+    path where the per-deal rows are written (experiments.per_deal), an existing one only
+    with ``overwrite``; ``executor``: where the chunks are played (experiments.executor;
+    default here, with ``n_threads``)."""
     return Tournament(game, rules, agent_specs, deals, games, duplicate, seed,
-                      by_contract).run(n_threads, progress, per_deal, executor)
+                      by_contract).run(n_threads, progress, per_deal, executor, overwrite)
 
 
 def format_table(result: dict) -> str:

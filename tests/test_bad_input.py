@@ -8,6 +8,7 @@ Nothing here plays more than a few deals; most cases are refused before any kern
 
 import os
 
+import numpy as np
 import pytest
 import yaml
 
@@ -66,10 +67,73 @@ def test_history_in_a_read_only_folder(capsys, tmp_path):
 def test_existing_history_kept_when_the_run_is_refused(capsys, tmp_path):
     hist = tmp_path / "h.jsonl"
     hist.write_text("old records\n")
-    refused(capsys, "simulate", "debertz", "--hands", "5", "--history", hist,
+    refused(capsys, "simulate", "debertz", "--hands", "5", "--history", hist, "--force",
             "--agents", "oracle")
     assert hist.read_text() == "old records\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
+
+
+# --------------------------------------------------------------------------------------------
+# results are never overwritten unless asked
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, what", [
+    (["simulate", "debertz", "--hands", "5", "--history"], "history file"),
+    (["tournament", "debertz", "--agents", "random", "random", "--deals", "5", "--per-deal"],
+     "per-deal file"),
+])
+def test_an_existing_output_file_is_kept_unless_forced(capsys, tmp_path, argv, what):
+    path = tmp_path / "out.data"
+    path.write_text("earlier results\n")
+    err = refused(capsys, *argv, path)
+    assert f"the {what} {path} already exists" in err and "--force" in err
+    assert path.read_text() == "earlier results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.data"]  # no temporary file
+    assert main([*argv, str(path), "--force"]) == 0
+    capsys.readouterr()
+    assert path.read_bytes() != b"earlier results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.data"]
+
+
+def test_existing_outputs_refused_in_python_too(tmp_path):
+    from cardsim.debertz.rules import DebertzRules
+    from experiments.simulate import simulate
+    from experiments.tournament import tournament
+
+    path = tmp_path / "h.jsonl"
+    path.write_text("kept\n")
+    with pytest.raises(InvalidConfigError, match="already exists"):
+        simulate("debertz", DebertzRules(), hands=2, history_path=path)
+    with pytest.raises(InvalidConfigError, match="already exists"):
+        tournament("debertz", DebertzRules(), ["random", "random"], deals=2, per_deal=path)
+    assert path.read_text() == "kept\n"
+
+
+def test_a_run_directory_is_never_reused(tmp_path):
+    # run --out and train --out name the parent: each run makes a folder of its own, so an
+    # earlier run's files are never written over, even when started in the same second
+    from experiments.rundir import create_run_dir
+
+    first = create_run_dir(tmp_path, "r", {"a": 1}, {"m": 1}, "chunks")
+    before = files_under(first)
+    second = create_run_dir(tmp_path, "r", {"a": 2}, {"m": 2}, "chunks")
+    third = create_run_dir(tmp_path, "r", {"a": 3}, {"m": 3}, "chunks")
+    assert len({first, second, third}) == 3 and files_under(first) == before
+
+
+def test_an_interrupted_history_leaves_no_file_under_its_name(tmp_path):
+    from cardsim.records import RecordWriter
+    from experiments.per_deal import DTYPE, PerDealWriter
+
+    path = tmp_path / "h.jsonl"
+    with pytest.raises(KeyboardInterrupt), RecordWriter(path) as out:
+        out.write({"deal": 0})
+        raise KeyboardInterrupt
+    assert not path.exists()
+    rows = tmp_path / "rows.npy"
+    with pytest.raises(KeyboardInterrupt), PerDealWriter(rows, 4) as out:
+        out.write(np.zeros(2, DTYPE))
+        raise KeyboardInterrupt
+    assert list(tmp_path.glob("*rows*")) == []
 
 
 def _config(tmp_path, **change):
@@ -140,6 +204,78 @@ def test_resume_of_a_damaged_config_names_it(capsys, tmp_path):
 ])
 def test_agent_specs(capsys, agents, words):
     assert words in refused(capsys, "simulate", "debertz", "--hands", "5", "--agents", *agents)
+
+
+def test_a_tournament_given_a_comma_list_says_to_separate_the_agents(capsys):
+    err = refused(capsys, "tournament", "debertz", "--agents", "random,heuristic")
+    assert "separate arguments (random heuristic)" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rule", "target=99999999999999999999"], "allowed: a positive integer up to"),
+    (["--rule", "target=-5"], "allowed: a positive integer up to"),
+    (["--rule", "byte_penalty=10000000000000000000000"],
+     "allowed: a non-negative integer up to"),
+    (["--rule", "first_dealer=99999999999999999999"], "first_dealer"),
+    (["--players", "99999999999999999999"], "players"),
+    (["--seed", "99999999999999999999"], "--seed"),
+    (["--hands", "99999999999999999999"], "sane time"),
+    (["--agents", "heuristic:aggression=99999999999999999999"], "allowed: a number in"),
+    (["--agents", "heuristic:aggression=1e999"], "allowed: a number in"),
+])
+def test_out_of_range_integers_are_one_line(capsys, argv, words):
+    assert words in refused(capsys, "simulate", "debertz", *argv)
+
+
+@pytest.mark.parametrize("true, false", [("true", "false"), ("yes", "no"), ("1", "0"),
+                                         ("on", "off"), ("True", "FALSE")])
+def test_one_switch_syntax_for_rules_and_agent_options(true, false):
+    from agents.registry import make_agent
+    from cardsim.debertz.rules import DebertzRules
+
+    rules = DebertzRules.from_overrides([f"teams={true}", "players=4",
+                                         f"obligatory={false}"])
+    assert rules.teams is True and rules.obligatory is False
+    agent = make_agent(f"heuristic:swap={false},counting={true}", "debertz")
+    assert agent.options == {"swap": 0, "counting": 1}
+    assert agent.label == "heuristic:counting=1,swap=0"
+
+
+def test_switches_from_yaml_take_the_same_values():
+    from agents.registry import make_agent
+    from cardsim.debertz.rules import DebertzRules
+
+    assert DebertzRules.from_dict({"players": 4, "teams": 1}).teams is True
+    assert make_agent({"name": "heuristic", "swap": False}, "debertz").options == {"swap": 0}
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rule", "teams=maybe"], "'teams' is a switch; got 'maybe', allowed: true/false"),
+    (["--rule", "teams=2"], "'teams' is a switch"),
+    (["--agents", "heuristic:swap=maybe"], "is not on or off; allowed: 0 or 1 (also true/false"),
+    (["--agents", "heuristic:swap=2"], "allowed: 0 or 1"),
+])
+def test_a_bad_switch_says_what_it_takes(capsys, argv, words):
+    assert words in refused(capsys, "simulate", "debertz", *argv)
+
+
+def test_rules_listing_states_the_switch_syntax(capsys):
+    assert main(["rules", "debertz"]) == 0
+    assert "true/false (also yes/no, on/off, 1/0)" in capsys.readouterr().out
+
+
+def test_a_label_names_any_agent_in_tables():
+    from agents.registry import make_agent
+    from cardsim.debertz.rules import DebertzRules
+    from experiments.tournament import Tournament
+
+    assert make_agent("random:label=R", "debertz").label == "R"
+    assert make_agent({"name": "heuristic", "swap": 0, "label": "no-swap"},
+                      "debertz").label == "no-swap"
+    t = Tournament("debertz", DebertzRules(), ["heuristic:label=mine", "heuristic"], deals=2)
+    assert t.labels == ["mine", "heuristic"]
+    with pytest.raises(InvalidConfigError, match="label= needs a name"):
+        make_agent("random:label=", "debertz")
 
 
 def test_agent_grammar_in_python():
@@ -214,7 +350,8 @@ def test_agents_listing_describes_every_agent(capsys):
         assert all(len(line.split(": ", 1)[1]) > 30 for line in heads), heads
         assert "(module doc string)" not in "".join(heads)
     assert main(["agents", "barbu"]) == 0
-    assert "    doubles=1 (0 or 1): " in capsys.readouterr().out
+    assert "    doubles=1 (0 or 1 (also true/false, yes/no, on/off)): " in \
+        capsys.readouterr().out
 
 
 def test_table_explains_win_rates_with_more_than_two_sides():
@@ -227,3 +364,83 @@ def test_table_explains_win_rates_with_more_than_two_sides():
               "seed": 0, "duplicate": True, "unit": "game", "items": 10, "ratings": None,
               "agents": [{**row, "agent": "a"}, {**row, "agent": "b"}], "pairings": []}
     assert "with 3 players each for themselves 0.333 is even" in format_table(result)
+
+
+# --------------------------------------------------------------------------------------------
+# a user's agent that raises
+# --------------------------------------------------------------------------------------------
+RAISING_BOT = '''
+class Broken:
+    def act(self, observations, legal_masks):
+        raise ZeroDivisionError("my bug")
+'''
+
+
+@pytest.fixture
+def raising_bot(tmp_path, monkeypatch):
+    import sys
+
+    (tmp_path / "raisingbots.py").write_text(RAISING_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "raisingbots:Broken"
+    sys.modules.pop("raisingbots", None)
+
+
+def test_an_agent_that_raises_is_one_line_naming_it_and_the_deal(capsys, raising_bot):
+    code = main(["simulate", "debertz", "--hands", "3", "--agents", raising_bot, "random"])
+    err = capsys.readouterr().err
+    # the table is compiled first (its notice line), then the agent fails: one error line
+    lines = [x for x in err.splitlines() if not x.startswith("compiling ")]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"cardsim: error: agent '{raising_bot}' raised "
+                               f"ZeroDivisionError: my bug in deal 0 at seat 0")
+
+
+def test_debug_prints_the_agents_traceback(capsys, raising_bot):
+    for argv in (["--debug", "simulate"], ["simulate", "--debug"]):
+        assert main([*argv, "debertz", "--hands", "3", "--agents", raising_bot]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" in err and 'raise ZeroDivisionError("my bug")' in err
+        assert err.splitlines()[-1].startswith("cardsim: error: agent ")
+
+
+def test_an_agent_that_raises_in_python_is_an_agent_error(raising_bot):
+    from cardsim.debertz.rules import DebertzRules
+    from cardsim.errors import AgentError
+    from experiments.simulate import simulate
+
+    with pytest.raises(AgentError, match="raised ZeroDivisionError") as e:
+        simulate("debertz", DebertzRules(), agents=[raising_bot], hands=2)
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+
+
+# --------------------------------------------------------------------------------------------
+# summaries and damaged checkpoints
+# --------------------------------------------------------------------------------------------
+def test_a_summary_prints_a_dash_where_there_is_no_value():
+    from experiments.summary_text import format_summary
+
+    text = format_summary({"game": "barbu", "compile_s": None,
+                           "contracts": {"no_king": {"mean_deal_score": None, "deals": 0}}})
+    assert "None" not in text
+    assert "compile_s  -" in text and "mean_deal_score -, deals 0" in text
+
+
+def test_a_damaged_checkpoints_message_is_whole(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    import torch
+
+    from agents.neural.checkpoint import load_checkpoint
+    from cardsim.errors import CheckpointError
+
+    path = tmp_path / "bad.pt"
+    path.write_bytes(b"not a checkpoint")
+    cause = "a long explanation " * 20 + "THE END"
+
+    def fail(*args, **kw):
+        raise RuntimeError(cause)
+
+    monkeypatch.setattr(torch, "load", fail)
+    with pytest.raises(CheckpointError) as e:
+        load_checkpoint(path)
+    assert str(e.value).endswith("THE END)")

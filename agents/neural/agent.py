@@ -1,7 +1,8 @@
 """The ``neural`` agent: plays the greedy action of a trained network.
 
 ``neural:checkpoint=PATH`` loads a checkpoint written by ``cardsim train`` (see
-``agents.neural.checkpoint``), ``neural:checkpoint=NAME`` one shipped with the package
+``agents.neural.checkpoint``), ``neural:checkpoint=RUN_DIR`` the latest checkpoint of a
+training run directory, ``neural:checkpoint=NAME`` one shipped with the package
 (``agents.neural.shipped``), and decides, for a batch of observations, the legal action with
 the highest output (Q value for DMC, logit for PPO), in one torch forward. Where it is
 seated for a rules variant (the table, the environments), ``check_rules`` refuses a
@@ -31,8 +32,9 @@ class NeuralAgent(Agent):
     games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": "a shipped checkpoint's name (debertz-2p, debertz-2v2, barbu) or the "
-                      "path of a checkpoint file written by cardsim train (required)"}
+        "checkpoint": "a shipped checkpoint's name (debertz-2p, debertz-2v2, barbu), the "
+                      "path of a checkpoint file written by cardsim train, or a training "
+                      "run directory (its checkpoints/latest.pt) (required)"}
 
     def __init__(self, game: str, options: dict | None = None, *, net=None, label=None):
         super().__init__(game)
@@ -59,8 +61,7 @@ class NeuralAgent(Agent):
         self.net = net
         self.device = next(net.parameters()).device
 
-    @property
-    def label(self) -> str:
+    def _default_label(self) -> str:
         return self._label
 
     def check_rules(self, rules) -> None:

@@ -64,7 +64,7 @@ def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - torch raises many kinds on a damaged file
-        why = " ".join(str(e).split())[:160]
+        why = " ".join(str(e).split())  # whole: the cause is often at its end
         raise CheckpointError(f"checkpoint {path} cannot be read: truncated, corrupt or not "
                               f"a torch file ({type(e).__name__}: {why})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -90,7 +90,7 @@ def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
         net = ActionHeadNet.from_spec(data["network"])
         net.load_state_dict(data["model"])
     except (KeyError, TypeError, RuntimeError) as e:
-        why = " ".join(str(e).split())[:160]
+        why = " ".join(str(e).split())  # whole: the cause is often at its end
         raise CheckpointError(f"checkpoint {path}: its weights do not fit its network "
                               f"({why})") from None
     net.eval()

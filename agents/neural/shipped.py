@@ -7,7 +7,8 @@ curve). ``python -m experiments.train.ship RUN_DIR NAME`` makes the three from a
 training run.
 
 A ``checkpoint`` option is a shipped name when it has no path separator and no ``.pt``
-ending and such a file exists; anything else is a path.
+ending and such a file exists; a training run directory (``cardsim train``'s) means its
+``checkpoints/latest.pt``; anything else is a path.
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ def is_name(text: str) -> bool:
 
 
 def checkpoint_path(text: str) -> Path:
-    """The file a ``checkpoint`` option means: a shipped checkpoint's file for its name,
-    else the path itself (checked by the loader, whose error lists the shipped names)."""
+    """The file a ``checkpoint`` option means: a shipped checkpoint's file for its name, a
+    training run directory's ``checkpoints/latest.pt``, else the path itself (checked by
+    the loader, whose error lists the shipped names)."""
     if is_name(text) and (SHIPPED_DIR / f"{text}.pt").is_file():
         return SHIPPED_DIR / f"{text}.pt"
-    return Path(text)
+    path = Path(text)
+    if path.is_dir() and (path / "checkpoints").is_dir():  # a run directory: its newest
+        return path / "checkpoints" / "latest.pt"
+    return path

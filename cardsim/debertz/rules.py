@@ -14,12 +14,15 @@ def _seat_or_random(v) -> bool:
     return v == "random" or (type(v) is int and 0 <= v <= 3)
 
 
+MAX_POINTS = 10**9  # targets and penalties beyond any game that could end
+
+
 def _positive_int(v) -> bool:
-    return type(v) is int and v > 0
+    return type(v) is int and 0 < v <= MAX_POINTS
 
 
 def _non_negative_int(v) -> bool:
-    return type(v) is int and v >= 0
+    return type(v) is int and 0 <= v <= MAX_POINTS
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class DebertzRules(RulesBase):
     first_dealer: int | str = convention("random", _seat_or_random,
                                          '"random" or a seat number below players',
                                          doc="D1: dealer of the first deal of a game")
-    target: int = convention(501, _positive_int, "any positive integer",
+    target: int = convention(501, _positive_int, "a positive integer up to 1000000000",
                              doc="D11: points that end the game")
     end_mode: str = convention("round", ("round", "points"),
                                doc="D11: play rounds out, or stop the moment a side reaches the target")
@@ -59,7 +62,8 @@ class DebertzRules(RulesBase):
                                          doc="D8.4: must overtrump a trump already in a plain trick")
     partner_exemption: bool = convention(False, (False, True),
                                          doc="D8.5: no need to trump when the partner wins the trick")
-    byte_penalty: int = convention(100, _non_negative_int, "a non-negative integer (0 disables)",
+    byte_penalty: int = convention(100, _non_negative_int,
+                                   "a non-negative integer up to 1000000000 (0 disables)",
                                    doc="D9.3: points lost at every third byte")
     no_trick_penalty: int = convention(0, (0, 50, 100),
                                        doc="D9.4: points lost by a side that took no trick")

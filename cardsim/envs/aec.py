@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from cardsim import games
 from cardsim.compile_notice import compiling
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.actions import action_id
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
@@ -120,7 +121,7 @@ class CardGameAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action)
+        a = action_id(action)
         if not (0 <= a < self.kit.num_actions and self._legal[a]):
             raise IllegalActionError(
                 f"action {a} is not legal for {agent} in phase {self.kit.phase_name(self._st)};"

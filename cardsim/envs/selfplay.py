@@ -27,6 +27,7 @@ import numpy as np
 from cardsim import games, rng_nb, stream_keys
 from cardsim.compile_notice import compiling
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.actions import action_ids
 from cardsim.envs.defaults import AUTORESET, REWARD_SCALE
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON
@@ -200,7 +201,7 @@ class SelfPlayBatch:
 
     def step(self, actions) -> SelfPlayStep:
         """One decision in every game: ``actions[i]`` for game i's seat to act."""
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        actions = action_ids(actions)
         if actions.shape != (self.num_games,):
             raise InvalidConfigError(
                 f"actions must have shape ({self.num_games},), got {actions.shape}")
@@ -283,7 +284,7 @@ def _vector_env_class():
             return r.obs.copy(), self._info(r)
 
         def step(self, actions):
-            actions = np.asarray(actions, dtype=np.int64)
+            actions = action_ids(actions)
             acted = self.batch.seats.copy()
             was_pending = self.batch.pending.copy()
             r = self.batch.step(actions)

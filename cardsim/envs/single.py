@@ -27,6 +27,7 @@ from gymnasium import spaces
 from cardsim import games
 from cardsim.compile_notice import compiling
 from cardsim.envs import kernels_nb as K
+from cardsim.envs.actions import action_id
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.envs.kernels_nb import EPISODE_END, EXTERNAL, LEARNER
 from cardsim.errors import IllegalActionError, InvalidConfigError
@@ -268,11 +269,7 @@ class CardGameEnv(gym.Env):
     def step(self, action):
         if self._status != LEARNER:
             raise IllegalActionError("the episode has ended: call reset() before step()")
-        try:
-            a = int(np.asarray(action).reshape(-1)[0]) if not isinstance(action, (int, np.integer)) \
-                else int(action)
-        except (TypeError, ValueError, IndexError):
-            raise IllegalActionError(f"action must be an integer id, got {action!r}") from None
+        a = action_id(action)
         if isinstance(action, SampledAction) and action.decision != self._decision \
                 and not (0 <= a < self.kit.num_actions and self._legal[a]):
             legal = np.flatnonzero(self._legal)  # a sample of an earlier decision: see

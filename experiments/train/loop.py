@@ -19,7 +19,9 @@ depends only on the network and optimizer state before it, which the checkpoint 
 checkpoint and gives the same network as a run never interrupted (same threads and device;
 torch's CPU kernels are deterministic for a fixed thread count, CUDA ones need not be).
 Metrics are reported only once the checkpoint holding them is written, so a resumed run
-loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint.
+loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint. It refuses a
+``config.yaml`` edited since the checkpoint, naming the key (``check_resume``): only
+``iterations`` may grow, and where the run trains (device, threads, executor) may change.
 
 Opponent pool (``pool_share`` > 0): in that share of the games the learner holds one seat
 (or side), seat ``i % players`` in game i, and the other seats are played greedily by one
@@ -29,7 +31,6 @@ iteration); until the first evaluation has written one, every game is self-play.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observat
 from agents.neural.network import ActionHeadNet
 from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
-from experiments.files import atomic_write_bytes, atomic_write_text
+from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
 from experiments.plots import pyplot, save_png
 from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
 from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
@@ -63,17 +64,74 @@ def start_training(config_path, out_parent="runs", progress: bool = False,
 def resume_training(run_dir, progress: bool = False, ray: dict | None = None):
     """Continue an interrupted training run from its last checkpoint; ``ray`` as for
     ``start_training`` (only where Ray is: the actors' count and weights_every are the
-    run's own, in config.yaml)."""
+    run's own, in config.yaml). Refuses (InvalidConfigError, one line) a config.yaml
+    edited since the checkpoint, except for more iterations (``check_resume``)."""
     run_dir = Path(run_dir)
     path = config_to_resume(run_dir, "training run directory")
     cfg = config_from_dict(read_yaml(path), where=str(path))
     if ray is not None:
         cfg = cfg.with_ray(ray)
-    trainer = Trainer(run_dir, cfg, _device(cfg))
     latest = run_dir / "checkpoints" / "latest.pt"
+    if latest.exists():
+        check_resume(run_dir, cfg, load_checkpoint(latest).get("training") or {})
+    trainer = Trainer(run_dir, cfg, _device(cfg))
     if latest.exists():
         trainer.restore(latest)
     return run_dir, trainer.run(progress)
+
+
+# where and how fast a run trains, not what it learns: these may change on resume
+RESUME_FREE_KEYS = ("name", "device", "torch_threads", "numba_threads", "executor", "ray")
+
+
+def check_resume(run_dir: Path, cfg: TrainConfig, training: dict) -> None:
+    """Refuse, in one line naming the key, to resume with a config.yaml edited since the
+    checkpoint's ``training`` record was written (``training["config"]``): the rest of the
+    run would not be the run that was started. ``iterations`` may grow (the run is
+    extended); where it runs (device, threads, executor) may change. A checkpoint without
+    the record (older ones) is not checked."""
+    was = training.get("config")
+    if not isinstance(was, dict):
+        return
+    was, now = _comparable(was), _comparable(cfg.to_dict())
+    if was.get("executor") == now["executor"] == "ray":  # the actors shape the network
+        for key in ("num_workers", "weights_every"):
+            was[f"ray.{key}"] = (was.get("ray") or {}).get(key)
+            now[f"ray.{key}"] = (now["ray"] or {}).get(key)
+    for key in now:
+        if key in RESUME_FREE_KEYS or key not in was or was[key] == now[key]:
+            continue  # (a key newer than the checkpoint: the run had its default)
+        if key == "iterations" and isinstance(was[key], int) and now[key] >= was[key]:
+            continue
+        if isinstance(was[key], dict) and isinstance(now[key], dict):
+            inner = next(k for k in {**was[key], **now[key]}
+                         if was[key].get(k) != now[key].get(k))
+            key, was_v, now_v = f"{key}.{inner}", was[key].get(inner), now[key].get(inner)
+        else:
+            was_v, now_v = was[key], now[key]
+        raise InvalidConfigError(
+            f"cannot resume {run_dir}: config key {key!r} was {was_v!r} when the run was "
+            f"made and config.yaml now says {now_v!r}; restore config.yaml or start a new "
+            f"run (only iterations may grow)")
+
+
+def _comparable(config: dict) -> dict:
+    """A config with its rules and algorithm arguments resolved (every default filled in),
+    so that writing out a default is not a change."""
+    from dataclasses import asdict
+
+    from experiments.train.config import args_class
+
+    out = dict(config)
+    try:
+        out["rules"] = games.get(out["game"]).rules_cls.from_dict(out["rules"] or {}).to_dict()
+    except Exception:  # noqa: BLE001 - compared as written
+        pass
+    try:
+        out["args"] = asdict(args_class(out["algorithm"])(**(out["args"] or {})))
+    except Exception:  # noqa: BLE001 - compared as written
+        pass
+    return out
 
 
 def _device(cfg: TrainConfig) -> torch.device:
@@ -300,8 +358,8 @@ class Trainer:
     def _write_reports(self, plot: bool) -> None:
         """metrics.jsonl and TensorBoard after every iteration; the plot (about a tenth of
         a second) at evaluations, which include the last iteration."""
-        atomic_write_text(self.run_dir / "metrics.jsonl",
-                          "".join(json.dumps(m) + "\n" for m in self.metrics))
+        atomic_write_text(self.run_dir / "metrics.jsonl",  # floats rounded as in every JSON
+                          "".join(dumps_json(m) + "\n" for m in self.metrics))
         _tensorboard(self.run_dir, self.metrics)
         if plot:
             write_learning_curve(self.run_dir, self.cfg, self.metrics)
@@ -351,14 +409,33 @@ def _tensorboard(run_dir: Path, metrics: list[dict]) -> None:
 def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
     """``plots/learning_curve.png`` of ``run_dir`` from metrics lines (also used by
     ``experiments.train.ship`` for a checkpoint's own lines)."""
-    plt = pyplot()
     (run_dir / "plots").mkdir(exist_ok=True)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    fig = learning_curve_figure(cfg, metrics)
+    save_png(fig, run_dir / "plots" / "learning_curve.png")
+    pyplot().close(fig)
+
+
+# the loss terms drawn beside the loss where the algorithm reports them (PPO)
+LOSS_TERMS = (("value_loss", "value loss"), ("entropy", "entropy"))
+
+
+def learning_curve_figure(cfg: TrainConfig, metrics: list[dict]):
+    """The learning curve: the loss (and PPO's value loss and entropy) and the evaluation
+    differences against self-play decisions. The layout keeps every label clear of the
+    other panel."""
+    plt = pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
     x = [m["total_decisions"] for m in metrics if m.get("loss") is not None]
-    ax1.plot(x, [m["loss"] for m in metrics if m.get("loss") is not None])
+    ax1.plot(x, [m["loss"] for m in metrics if m.get("loss") is not None], label="loss")
+    for key, name in LOSS_TERMS:
+        rows = [m for m in metrics if m.get(key) is not None]
+        if rows:
+            ax1.plot([m["total_decisions"] for m in rows], [m[key] for m in rows], label=name)
     ax1.set_xlabel("self-play decisions")
     ax1.set_ylabel("loss")
     ax1.set_title(f"{cfg.name}: {cfg.algorithm} loss")
+    if len(ax1.get_lines()) > 1:
+        ax1.legend()
     rows = [m for m in metrics if "eval" in m]
     for opponent in (rows[-1]["eval"] if rows else {}):
         xs = [m["total_decisions"] for m in rows if opponent in m["eval"]]
@@ -372,5 +449,4 @@ def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -
     ax2.set_title("duplicate evaluation")
     if rows and rows[-1]["eval"]:
         ax2.legend()
-    save_png(fig, run_dir / "plots" / "learning_curve.png")
-    plt.close(fig)
+    return fig

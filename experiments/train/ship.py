@@ -1,6 +1,6 @@
 """Make a shipped checkpoint from a finished training run.
 
-    python -m experiments.train.ship RUN_DIR NAME [--checkpoint FILE]
+    python -m experiments.train.ship RUN_DIR NAME [--checkpoint FILE] [--force]
 
 writes into ``agents/neural/checkpoints/`` (``agents.neural.shipped``):
 
@@ -14,7 +14,7 @@ writes into ``agents/neural/checkpoints/`` (``agents.neural.shipped``):
     NAME.png    the learning curve up to the checkpoint
 
 The checkpoint is loaded and checked before anything is written, and each file is written
-atomically.
+atomically. A name already shipped is refused (its files are kept) unless ``--force``.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ from experiments.train.config import config_from_dict
 from experiments.train.loop import write_learning_curve
 
 
-def ship(run_dir, name: str, checkpoint: str = "latest.pt", folder=SHIPPED_DIR) -> Path:
-    """Write ``NAME.pt``, ``NAME.yaml`` and ``NAME.png`` for ``run_dir``; the ``.pt`` path."""
+def ship(run_dir, name: str, checkpoint: str = "latest.pt", folder=SHIPPED_DIR,
+         force: bool = False) -> Path:
+    """Write ``NAME.pt``, ``NAME.yaml`` and ``NAME.png`` for ``run_dir``; the ``.pt`` path.
+    Refuses a name whose files exist in ``folder`` unless ``force``."""
     run_dir, folder = Path(run_dir), Path(folder)
     if not is_name(name) or not name:
         raise InvalidConfigError(f"a shipped checkpoint's name has no path separator and no "
@@ -45,6 +47,11 @@ def ship(run_dir, name: str, checkpoint: str = "latest.pt", folder=SHIPPED_DIR) 
     source = run_dir / "checkpoints" / checkpoint
     if not (run_dir / "config.yaml").is_file():
         raise InvalidConfigError(f"{run_dir} is not a training run directory (no config.yaml)")
+    taken = [folder / f"{name}{ext}" for ext in (".pt", ".yaml", ".png")
+             if (folder / f"{name}{ext}").exists()]
+    if taken and not force:
+        raise InvalidConfigError(f"{taken[0]} already exists; give another name, or --force "
+                                 f"to replace it")
     data = load_checkpoint(source)
     training = dict(data.get("training") or {})
     if "iteration" not in training or "config" not in training:
@@ -74,10 +81,12 @@ def main(argv=None) -> int:
     p.add_argument("name")
     p.add_argument("--checkpoint", default="latest.pt",
                    help="file in the run's checkpoints folder (default latest.pt)")
+    p.add_argument("--force", action="store_true",
+                   help="replace a shipped checkpoint of the same name (refused otherwise)")
     p.add_argument("--folder", default=str(SHIPPED_DIR), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     try:
-        target = ship(a.run_dir, a.name, a.checkpoint, a.folder)
+        target = ship(a.run_dir, a.name, a.checkpoint, a.folder, a.force)
     except (CheckpointError, InvalidConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -55,6 +55,7 @@ def _cli(capsys, *argv):
 def test_resume_with_a_changed_config_is_refused_and_changes_nothing(tmp_path, capsys,
                                                                       change, words):
     run_dir, _ = _start(tmp_path)
+    capsys.readouterr()  # what the first run printed (a compile notice on a cold cache)
     _edit_config(run_dir, **change)
     before = _snapshot(run_dir)
     code, out, err = _cli(capsys, "run", "--resume", str(run_dir))

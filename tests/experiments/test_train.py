@@ -10,7 +10,8 @@ import torch
 import yaml
 
 from agents.neural import ActionHeadNet, NeuralAgent, load_checkpoint
-from cardsim.errors import CheckpointError, InvalidConfigError
+from agents.registry import make_agent
+from cardsim.errors import InvalidConfigError
 from experiments.cli import main
 from experiments.train.config import load_config
 from experiments.train.dmc import DMC, DMCArgs
@@ -181,15 +182,43 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, m
     assert resumed["decisions"] == whole["decisions"]
 
 
-def test_resume_refuses_a_checkpoint_of_other_rules(tmp_path):
+RESUME_EDITS = [
+    ({"iterations": 1}, "config key 'iterations' was 2"),
+    ({"hidden": [64]}, "config key 'hidden' was [32]"),
+    ({"rules": {"players": 3}}, "config key 'rules.players' was 2"),
+    ({"algorithm": "ppo", "args": {}}, "config key 'algorithm' was 'dmc'"),
+    ({"args": {"batch_size": 512, "epsilon": 0.2}}, "config key 'args.epsilon' was 0.05"),
+    ({"seed": 5}, "config key 'seed'"),
+    ({"eval_opponents": ["heuristic"]}, "config key 'eval_opponents'"),
+]
+
+
+def test_resume_refuses_an_edited_config_naming_the_key(tmp_path, capsys):
     base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
-                eval_opponents=["random"])
-    run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1), tmp_path / "runs")
-    cfg = yaml.safe_load((run_dir / "config.yaml").read_text())
-    cfg["rules"] = {"players": 3}
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg))
-    with pytest.raises(CheckpointError, match="other rules"):
-        resume_training(run_dir)
+                eval_opponents=["random"], args={"batch_size": 512})
+    run_dir, _ = start_training(tiny_config(tmp_path, base), tmp_path / "runs")
+    path = run_dir / "config.yaml"
+    made = yaml.safe_load(path.read_text())
+    checkpoint = (run_dir / "checkpoints" / "latest.pt").read_bytes()
+    for change, words in RESUME_EDITS:
+        path.write_text(yaml.safe_dump({**made, **change}))
+        with pytest.raises(InvalidConfigError, match="cannot resume") as e:
+            resume_training(run_dir)
+        assert words in str(e.value) and "only iterations may grow" in str(e.value)
+        assert main(["train", "--resume", str(run_dir)]) == 2
+        assert words in capsys.readouterr().err
+        assert (run_dir / "checkpoints" / "latest.pt").read_bytes() == checkpoint
+    # written out, a default is no change; more iterations extend the run (and its name,
+    # device, threads and executor may change: where it runs, not what it learns)
+    path.write_text(yaml.safe_dump({**made, "rules": {"players": 2, "target": 501},
+                                    "iterations": 3, "name": "renamed"}))
+    _, summary = resume_training(run_dir)
+    assert summary["iterations"] == 3
+    rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert [m["iteration"] for m in rows] == [1, 2, 3]
+    # floats in metrics.jsonl are rounded like every other JSON output
+    floats = [v for m in rows for v in m.values() if isinstance(v, float)]
+    assert floats and all(v == float(f"{v:.6g}") for v in floats)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -273,7 +302,8 @@ def test_resume_after_kill_9(tmp_path):
     assert summary["decisions"] == 6 * 64 * 200
 
 
-def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch):
+@pytest.mark.parametrize("algorithm", ["dmc", "ppo"])
+def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch, algorithm):
     # tensorboard is optional: a stand-in SummaryWriter records what the run writes
     import sys
     import types
@@ -295,12 +325,14 @@ def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "torch.utils.tensorboard",
                         types.SimpleNamespace(SummaryWriter=Writer))
-    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm=algorithm,
                 eval_opponents=["random"])
     run_dir, summary = start_training(tiny_config(tmp_path, base), tmp_path / "runs")
     assert (run_dir / "tensorboard").is_dir()
     tags = {t for t, _, _ in written}
     assert {"train/loss", "train/decisions_per_s", "eval/random"} <= tags
+    if algorithm == "ppo":  # its loss terms, apart
+        assert {"train/entropy", "train/value_loss", "train/policy_loss"} <= tags
     assert max(s for _, _, s in written) == summary["decisions"]
 
 
@@ -324,6 +356,40 @@ def test_ship_writes_a_bare_checkpoint_its_config_and_curve(tmp_path, capsys):
     assert ship_main([str(tmp_path), "tiny", "--folder", str(folder)]) == 2
     assert "not a training run directory" in capsys.readouterr().err
     assert ship_main([str(run_dir), "a/b", "--folder", str(folder)]) == 2
+    # a name already shipped is kept unless --force
+    shipped = {p.name: p.read_bytes() for p in folder.iterdir()}
+    (folder / "tiny.yaml").write_text("edited\n")
+    shipped["tiny.yaml"] = b"edited\n"
+    capsys.readouterr()
+    assert ship_main([str(run_dir), "tiny", "--folder", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "tiny.pt already exists" in err and "--force" in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == shipped
+    assert ship_main([str(run_dir), "tiny", "--folder", str(folder), "--force"]) == 0
+    assert yaml.safe_load((folder / "tiny.yaml").read_text())["name"] == "tiny"
+    assert sorted(p.name for p in folder.iterdir()) == ["tiny.png", "tiny.pt", "tiny.yaml"]
+    # a run directory as a neural agent's checkpoint: its latest.pt, named by a label
+    agent = make_agent(f"neural:checkpoint={run_dir},label=mine", base["game"])
+    assert agent.label == "mine"
+    for k, v in full["model"].items():
+        assert torch.equal(agent.net.state_dict()[k], v)
+
+
+def test_learning_curve_panels_keep_their_labels_apart():
+    from experiments.train.config import config_from_dict
+    from experiments.train.loop import learning_curve_figure
+
+    cfg = config_from_dict(dict(name="a-long-run-name", game="debertz", algorithm="ppo"))
+    metrics = [{"total_decisions": 10**6 * i, "loss": 1.0 / i, "value_loss": 2.0 / i,
+                "entropy": 1.5, "eval": {"heuristic": {"difference": -3.0 + i,
+                                                       "ci95": 1.2}}} for i in range(1, 6)]
+    fig = learning_curve_figure(cfg, metrics)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    left, right = (ax.get_tightbbox(renderer) for ax in fig.axes[:2])
+    assert left.x1 <= right.x0  # labels, ticks and titles of one panel clear of the other
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == \
+        ["loss", "value loss", "entropy"]
 
 
 def test_init_starts_from_a_checkpoints_network_and_refuses_another(tmp_path):
@@ -344,3 +410,21 @@ def test_init_starts_from_a_checkpoints_network_and_refuses_another(tmp_path):
         bad = tiny_config(tmp_path, base, **{"init": str(saved), **over})
         with pytest.raises(InvalidConfigError, match="config key 'init'.*" + words):
             load_config(bad)
+
+
+def test_resume_check_leaves_where_a_run_trains_free():
+    from experiments.train.config import config_from_dict
+    from experiments.train.loop import check_resume
+
+    made = config_from_dict(dict(name="t", game="debertz", algorithm="dmc")).to_dict()
+    older = {k: v for k, v in made.items() if k != "pool_share"}  # before the key existed
+    for edit in ({"torch_threads": 1, "numba_threads": 1}, {"device": "cpu", "name": "u"},
+                 {"executor": "ray", "ray": {"num_workers": 3}}, {"iterations": 500}):
+        cfg = config_from_dict({**made, **edit})
+        check_resume(Path("run"), cfg, {"config": made})
+        check_resume(Path("run"), cfg, {"config": older})
+    check_resume(Path("run"), cfg, {})  # a checkpoint without the record: not checked
+    ray_run = dict(made, executor="ray", ray={"num_workers": 2})
+    with pytest.raises(InvalidConfigError, match="'ray.num_workers' was 2"):
+        check_resume(Path("run"), config_from_dict(dict(ray_run, ray={"num_workers": 4})),
+                     {"config": ray_run})
