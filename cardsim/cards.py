@@ -1,11 +1,11 @@
-"""Cards as bits, for both decks (DESIGN.md §2).
+"""Cards as bits, for both decks (docs/architecture.md, the engine).
 
 Debertz (32 cards): ``uint32`` masks, bit = suit * 8 + rank, ranks 7 8 9 T J Q K A = 0..7.
 Barbu (52 cards): ``uint64`` masks, bit = suit * 13 + rank, ranks 2 3 ... K A = 0..12.
 Suit order everywhere: ♠ ♥ ♦ ♣ = 0..3, letters S H D C.
 
 This module is the only place that spells cards. Output uses the hand-record notation of
-rules/history.md (rank then suit: ``TS``, ``7C``); input also accepts ``10s``, ``Q♠`` and
+docs/hand-records.md (rank then suit: ``TS``, ``7C``); input also accepts ``10s``, ``Q♠`` and
 lower case.
 """
 

@@ -1,4 +1,4 @@
-"""Hand records as JSON Lines (rules/history.md): the file handling both games share.
+"""Hand records as JSON Lines (docs/hand-records.md): the file handling both games share.
 
 Writers write to a temporary file beside the target and rename it into place when closed,
 so an interrupted run never leaves a half-written history under the final name.

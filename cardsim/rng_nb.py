@@ -1,4 +1,4 @@
-"""Seeded chance for the kernels (DESIGN.md §2: chance is explicit and seeded).
+"""Seeded chance for the kernels (docs/architecture.md, the engine: chance is explicit and seeded).
 
 Generators are SplitMix64 streams held in a ``uint64`` state. Every stream is derived from a
 (seed, key...) tuple by hashing, never from a running global generator, so the deal that game

@@ -1,4 +1,5 @@
-"""cards.py: bit layout (DESIGN.md §2), parsing and formatting in hand-record notation."""
+"""cards.py: bit layout (docs/architecture.md, the engine), parsing and formatting in
+hand-record notation."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""A Debertz player that plays the way a sound club player does (rules/debertz.md).
+"""A Debertz player that plays the way a sound club player does (docs/rules/debertz.md).
 
 **Bidding (D4).** The hand is valued for each possible trump the way players count it over the
 table: the jack of trump is a sure trick, the nine next (worth a lot with the jack or with

@@ -5,8 +5,8 @@ DouZero scores each legal action as its own (state, action) row. Here the action
 are a learned embedding per action id, and Q(s, a) = <trunk(s), embedding[a]> + bias[a]:
 that is one linear layer over the trunk's output, so one forward scores every action of a
 whole batch of decisions (about 8x cheaper than a row per legal action, which matters for
-self-play throughput on CPU; see DESIGN.md, Neural). Illegal actions are masked by the
-caller.
+self-play throughput on CPU; see docs/architecture.md, neural budget). Illegal actions are
+masked by the caller.
 
 The same network serves both algorithms: its action outputs are Q values for DMC and
 policy logits for PPO; PPO adds a state-value head (``value_head=True``).

@@ -1,4 +1,4 @@
-"""The Barbu engine (rules/barbu.md): rules config, state layout, numba kernels, Python layer.
+"""The Barbu engine (docs/rules/barbu.md): rules config, state layout, numba kernels, Python layer.
 
 Modules: ``rules`` (BarbuRules), ``layout`` (one int64 row per game), ``actions`` (named action
 ids), ``engine_nb`` (kernels), ``simulate_nb`` (compiled random play), ``game`` (thin Python

@@ -14,7 +14,7 @@ fills a caller-provided uint8 array of NUM_ACTIONS entries instead (for environm
 
 from cardsim.cards import BARBU_DECK, SUIT_LETTERS
 
-# Contract numbers (B4, B5); their names are the hand-record values (history.md).
+# Contract numbers (B4, B5); their names are the hand-record values (docs/hand-records.md).
 NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, NO_KING, TRUMPS, DOMINO = range(7)
 NUM_CONTRACTS = 7
 CONTRACT_NAMES = ("no_tricks", "no_queens", "no_last_two", "no_hearts", "no_king", "trumps",

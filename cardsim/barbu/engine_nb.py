@@ -1,4 +1,4 @@
-"""The Barbu engine: kernels over one match's state row (layout.py), rules/barbu.md.
+"""The Barbu engine: kernels over one match's state row (layout.py), docs/rules/barbu.md.
 
 Every kernel takes ``st`` (one row of the batch, an int64 vector) and ``R`` (the packed rules),
 so a batch loop, a search agent and the Python layer all run the same code. Kernels do not

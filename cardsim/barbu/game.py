@@ -59,7 +59,7 @@ def _seat_list(values, name: str, lo: int | None = None, hi: int | None = None) 
 
 
 class BarbuGame:
-    """One Barbu match (rules/barbu.md). ``state`` is a (1, STATE_WIDTH) int64 batch.
+    """One Barbu match (docs/rules/barbu.md). ``state`` is a (1, STATE_WIDTH) int64 batch.
 
     The game face shared with DebertzGame: phase(), turn(), hand(seat), hands(),
     legal_actions(), legal_action_names(), legal_mask(), step(action), copy(), record(),

@@ -40,7 +40,7 @@ FIELDS = (
     ("row_lo", 4, "Domino: per suit, lowest rank of the row, -1 while not open (B5)"),
     ("row_hi", 4, "Domino: per suit, highest rank of the row, -1 while not open (B5)"),
     ("playable", 1, "Domino: mask of the cards that may be played now, whoever holds them"),
-    # --- deal log (history.md) ----------------------------------------------------------------
+    # --- deal log (docs/hand-records.md) ----------------------------------------------------
     ("contract", 1, "contract number (actions.py), -1 before it is chosen"),
     ("trump", 1, "Trumps: trump suit 0-3, else -1"),
     ("start_rank", 1, "Domino: starting rank 0-12, else -1"),

@@ -1,6 +1,6 @@
-"""``cardsim-barbu/1`` hand records (rules/history.md): write, read, check and replay.
+"""``cardsim-barbu/1`` hand records (docs/hand-records.md): write, read, check and replay.
 
-One JSON object per line, one line per deal. Writers emit every field of history.md (plus
+One JSON object per line, one line per deal. Writers emit every field of docs/hand-records.md (plus
 ``rules_hash``); readers accept unknown extra fields. ``check_record`` raises HandRecordError
 naming the first bad field; ``replay`` drives the engine through the record's actions and
 raises HandRecordError naming the first field the engine does not reproduce.

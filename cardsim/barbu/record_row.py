@@ -1,4 +1,4 @@
-"""The ``cardsim-barbu/1`` record of a finished deal (rules/history.md), from its state row.
+"""The ``cardsim-barbu/1`` record of a finished deal (docs/hand-records.md), from its state row.
 
 ``BarbuGame.record`` writes records with ``record_of_row``; ``record.py`` checks them, reads
 them back and replays them by building games. Writing stays here, below the game, so that

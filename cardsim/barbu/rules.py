@@ -1,4 +1,4 @@
-"""The Barbu rules config: every convention of rules/barbu.md, with its default."""
+"""The Barbu rules config: every convention of docs/rules/barbu.md, with its default."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _seat_or_random(v) -> bool:
 
 @dataclass(frozen=True)
 class BarbuRules(RulesBase):
-    """Conventions of rules/barbu.md (section in each doc string)."""
+    """Conventions of docs/rules/barbu.md (section in each doc string)."""
 
     GAME = "barbu"
 

@@ -1,5 +1,5 @@
 """Deals of the cards one Barbu seat cannot see, consistent with everything it knows (search
-agents, rules/barbu.md).
+agents, docs/rules/barbu.md).
 
 A search agent at seat ``me`` replaces the other three hands with a **sampled deal**, drawn
 uniformly among the deals that agree with what ``me`` knows:

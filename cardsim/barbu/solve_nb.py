@@ -1,5 +1,5 @@
 """Card play with every hand known: the value of each legal card in a Barbu trick contract
-(rules/barbu.md B4, B7).
+(docs/rules/barbu.md B4, B7).
 
 Given all hands (a real position, or a deal drawn by ``sample_nb``), ``solve_root`` returns
 for each legal card of the seat to act the value of the rest of the deal when every seat plays

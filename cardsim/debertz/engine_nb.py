@@ -1,4 +1,4 @@
-"""The Debertz engine: kernels over one game's state row (layout.py), rules/debertz.md.
+"""The Debertz engine: kernels over one game's state row (layout.py), docs/rules/debertz.md.
 
 Every kernel takes ``st`` (one row of the batch, an int64 vector) and ``R`` (the packed rules),
 so a batch loop, a search agent and the Python layer all run the same code. Kernels do not

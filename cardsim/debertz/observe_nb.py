@@ -1,4 +1,5 @@
-"""What one Debertz seat may know, as a flat float32 vector of named pieces (DESIGN.md §2).
+"""What one Debertz seat may know, as a flat float32 vector of named pieces
+(docs/architecture.md, the engine).
 
 ``PIECES`` declares every piece (name, size, encoding); offsets and the total ``OBS_SIZE`` come
 from it (``cardsim.observation``). ``observe(st, R, seat, out)`` writes the vector of ``seat`` for

@@ -1,4 +1,4 @@
-"""``cardsim-debertz/1`` hand records (rules/history.md): write, read, replay.
+"""``cardsim-debertz/1`` hand records (docs/hand-records.md): write, read, replay.
 
 ``record_of_row`` turns the state row of a game whose deal has just ended into a record
 (``deal_record`` does the same for game i of a ``DebertzGame``); both live in

@@ -1,4 +1,4 @@
-"""The ``cardsim-debertz/1`` record of a finished deal (rules/history.md), from its state row.
+"""The ``cardsim-debertz/1`` record of a finished deal (docs/hand-records.md), from its state row.
 
 ``record_of_row`` turns the state row of a game whose deal has just ended into a record;
 ``deal_record`` does the same for game i of a ``DebertzGame``. ``DebertzGame.record`` writes

@@ -1,4 +1,4 @@
-"""The Debertz rules config: every convention of rules/debertz.md, with its default."""
+"""The Debertz rules config: every convention of docs/rules/debertz.md, with its default."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _non_negative_int(v) -> bool:
 
 @dataclass(frozen=True)
 class DebertzRules(RulesBase):
-    """Conventions of rules/debertz.md (section in each doc string)."""
+    """Conventions of docs/rules/debertz.md (section in each doc string)."""
 
     GAME = "debertz"
 

@@ -1,4 +1,4 @@
-"""Training environments (DESIGN.md §3).
+"""Training environments (docs/architecture.md, environments).
 
 - ``cardsim/Debertz-v0``, ``cardsim/Barbu-v0``: Gymnasium environments for one learning seat
   against opponent policies (``DebertzEnv``, ``BarbuEnv``; registered here, so

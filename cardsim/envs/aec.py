@@ -164,13 +164,13 @@ class CardGameAEC(AECEnv):
 
 
 class DebertzAECEnv(CardGameAEC):
-    """Debertz (rules/debertz.md) for all seats; conventions as keywords (``players=3``...)."""
+    """Debertz (docs/rules/debertz.md) for all seats; conventions as keywords (``players=3``...)."""
 
     GAME = "debertz"
 
 
 class BarbuAECEnv(CardGameAEC):
-    """Barbu (rules/barbu.md) for all four seats; conventions as keywords."""
+    """Barbu (docs/rules/barbu.md) for all four seats; conventions as keywords."""
 
     GAME = "barbu"
 

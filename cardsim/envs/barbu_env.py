@@ -1,4 +1,4 @@
-"""Gymnasium environment for Barbu (rules/barbu.md)."""
+"""Gymnasium environment for Barbu (docs/rules/barbu.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ class BarbuEnv(CardGameEnv):
     """Barbu for one learning seat against three opponent policies.
 
     ## Description
-    The 4-player compendium game of rules/barbu.md: 28 deals, each declarer choosing each of
+    The 4-player compendium game of docs/rules/barbu.md: 28 deals, each declarer choosing each of
     the seven contracts once (B2, B3), doubling (B6), trick contracts (B4) and Domino (B5),
     settled per doubled pair (B7). The learner holds seat ``seat``; the other seats are played
     by their opponent policies (the engine's uniform random policy by default).

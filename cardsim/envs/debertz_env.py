@@ -1,4 +1,4 @@
-"""Gymnasium environment for Debertz (rules/debertz.md)."""
+"""Gymnasium environment for Debertz (docs/rules/debertz.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ class DebertzEnv(CardGameEnv):
     """Debertz for one learning seat (or side) against opponent policies.
 
     ## Description
-    The trick-taking game of rules/debertz.md with 2, 3 or 4 players (or two teams): bidding
+    The trick-taking game of docs/rules/debertz.md with 2, 3 or 4 players (or two teams): bidding
     for trump (D4), the seven swap (D5), melds and bella (D6, D7), play of the tricks (D8) and
     scoring with bytes and the pot (D9). The learner holds seat ``seat``; every other seat is
     played by its opponent policy (the engine's uniform random policy by default).

@@ -1,5 +1,5 @@
 """Barbu agents: the compiled loops, the heuristic's legality, known positions, what it may
-read (information hygiene) and its strength against random play (rules/barbu.md)."""
+read (information hygiene) and its strength against random play (docs/rules/barbu.md)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""cardsim-barbu/1 hand records (history.md): fields, round trips, corrupt records, replay."""
+"""cardsim-barbu/1 hand records (docs/hand-records.md): fields, round trips, corrupt records,
+replay."""
 
 import copy
 import io

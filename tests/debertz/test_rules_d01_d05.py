@@ -1,4 +1,4 @@
-"""Known-answer tests for rules/debertz.md D1-D5: seats, card order and points, the deal,
+"""Known-answer tests for docs/rules/debertz.md D1-D5: seats, card order and points, the deal,
 bidding, the seven swap.
 
 Every expected value below is worked out by hand from the rules text (the comments show the

@@ -1,4 +1,4 @@
-"""Known-answer tests for rules/debertz.md D6 (melds), D7 (bella) and D8 (play of the tricks).
+"""Known-answer tests for docs/rules/debertz.md D6 (melds), D7 (bella) and D8 (play of the tricks).
 
 Every expected value is worked out by hand from the rules text (comments show the sums).
 """

@@ -1,4 +1,4 @@
-"""Known-answer tests for rules/debertz.md D9 (scoring), D10 (next dealer), D11 (end of game).
+"""Known-answer tests for docs/rules/debertz.md D9 (scoring), D10 (next dealer), D11 (end of game).
 
 Full hand-built deals are played where they stay short (2 players); splits among 3-4 sides
 use ``score_round`` on a state built by ``from_deal`` whose trick tallies are set by hand.
