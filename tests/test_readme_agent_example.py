@@ -1,5 +1,5 @@
-"""The README's "Bring your own agent" example runs as written: the agent file, the command
-line and the Python snippet."""
+"""The "Bring your own agent" example of the docs (docs/agents.md, shown in the README too)
+runs as written: the agent file, the command line and the Python snippet."""
 
 import contextlib
 import io
@@ -10,8 +10,8 @@ from pathlib import Path
 
 from experiments.cli import main
 
-README = (Path(__file__).parents[1] / "README.md").read_text()
-SECTION = README[README.index("### Bring your own agent"):]
+PAGE = (Path(__file__).parents[1] / "docs" / "agents.md").read_text()
+SECTION = PAGE[PAGE.index("## Bring your own agent"):]
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", SECTION, flags=re.S)
 
 
