@@ -1,0 +1,30 @@
+"""Every script of examples/ runs, at a small size, and prints what its docs page shows
+(docs/examples.md includes the files themselves, so the page cannot drift from them)."""
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+# script -> (small arguments, text its output must contain)
+RUNS = {
+    "custom_agent.py": (["--deals", "500"], "lowest-card - heuristic:"),
+    "gymnasium_loop.py": (["--episodes", "2"], "episode 1:"),
+    "selfplay_batch.py": (["--games", "64", "--steps", "50"], "deals ended"),
+    "rules_study.py": (["--hands", "2000"], "2 against 2"),
+}
+
+
+def test_every_example_is_tested():
+    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
+
+
+@pytest.mark.parametrize("script", sorted(RUNS))
+def test_example_runs(script, monkeypatch, capsys):
+    args, expected = RUNS[script]
+    monkeypatch.setattr(sys, "argv", [script, *args])
+    runpy.run_path(str(EXAMPLES / script), run_name="__main__")
+    assert expected in capsys.readouterr().out
