@@ -15,7 +15,11 @@ RUNS = {
     "gymnasium_loop.py": (["--episodes", "2"], "episode 1:"),
     "selfplay_batch.py": (["--games", "64", "--steps", "50"], "deals ended"),
     "rules_study.py": (["--hands", "2000"], "2 against 2"),
+    "training_run.py": (["--iterations", "2", "--games", "64"], "network - random:"),
+    "maskable_ppo.py": (["--timesteps", "256", "--deals", "5"], "MaskablePPO after 256"),
 }
+# what an example needs beyond the package itself (the neural and rl extras)
+NEEDS = {"training_run.py": "torch", "maskable_ppo.py": "sb3_contrib"}
 
 
 def test_every_example_is_tested():
@@ -23,8 +27,12 @@ def test_every_example_is_tested():
 
 
 @pytest.mark.parametrize("script", sorted(RUNS))
-def test_example_runs(script, monkeypatch, capsys):
+def test_example_runs(script, monkeypatch, capsys, tmp_path):
     args, expected = RUNS[script]
+    if script in NEEDS:
+        pytest.importorskip(NEEDS[script])
+    if script == "training_run.py":
+        args = [*args, "--out", str(tmp_path)]
     monkeypatch.setattr(sys, "argv", [script, *args])
     runpy.run_path(str(EXAMPLES / script), run_name="__main__")
     assert expected in capsys.readouterr().out
