@@ -18,17 +18,28 @@ RUNS = {
     "training_run.py": (["--iterations", "2", "--games", "64"], "network - random:"),
     "maskable_ppo.py": (["--timesteps", "256", "--deals", "5"], "MaskablePPO after 256"),
 }
-# what an example needs beyond the package itself (the neural and rl extras)
-NEEDS = {"training_run.py": "torch", "maskable_ppo.py": "sb3_contrib"}
+# started Ray instances want a worker of their own under make test's worker groups (the
+# group follows the test's name: tests/conftest.py)
+RAY_RUNS = {"ray_local.py": (["--deals", "20000"], "the same table as the local run: True")}
+# what an example needs beyond the package itself (the neural, rl and ray extras)
+NEEDS = {"training_run.py": "torch", "maskable_ppo.py": "sb3_contrib", "ray_local.py": "ray"}
 
 
 def test_every_example_is_tested():
-    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
+    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted({**RUNS, **RAY_RUNS})
 
 
 @pytest.mark.parametrize("script", sorted(RUNS))
 def test_example_runs(script, monkeypatch, capsys, tmp_path):
-    args, expected = RUNS[script]
+    run_example(script, *RUNS[script], monkeypatch, capsys, tmp_path)
+
+
+@pytest.mark.parametrize("script", sorted(RAY_RUNS))
+def test_ray_example_runs(script, monkeypatch, capsys, tmp_path):
+    run_example(script, *RAY_RUNS[script], monkeypatch, capsys, tmp_path)
+
+
+def run_example(script, args, expected, monkeypatch, capsys, tmp_path):
     if script in NEEDS:
         pytest.importorskip(NEEDS[script])
     if script == "training_run.py":
