@@ -79,7 +79,15 @@ def _value(text: str):
 
 
 def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    """(name, options) of ``"name:key=value,key=value"`` or ``{"name": ..., key: value}``."""
+    """(name, options) of ``"name:key=value,key=value"`` or ``{"name": ..., key: value}``.
+
+    Returns:
+        The name and a dict of the options, values parsed (numbers, switches, text).
+
+    Raises:
+        InvalidConfigError: an empty or malformed spec, or several agents in one string
+            (``"random,heuristic"``).
+    """
     if isinstance(spec, Mapping):
         if "name" not in spec:
             raise InvalidConfigError(f"agent mapping {dict(spec)!r} needs a 'name' key")
@@ -110,7 +118,21 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 
 def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
     """The agent a spec names, for ``game``; unknown names or options are clear errors.
-    An agent object (anything with ``act``) is returned as it is."""
+    An agent object (anything with ``act``) is returned as it is.
+
+    Args:
+        spec: ``"heuristic"``, ``"heuristic:aggression=0.7,swap=0"``, an import path
+            ``"package.module:Name[:key=value,...]"``, a mapping ``{"name": ..., key: value}``
+            or an agent object.
+        game: ``"debertz"`` or ``"barbu"``.
+
+    Returns:
+        The agent, with ``act(observations, legal_masks)`` and ``reset(seed)``.
+
+    Raises:
+        InvalidConfigError: an unknown game, agent or option, or a bad option value.
+        MissingDependencyError: the agent needs a package that is not installed (torch).
+    """
     if game not in GAMES:
         raise InvalidConfigError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     if not isinstance(spec, (str, Mapping)):

@@ -300,7 +300,17 @@ def _checked(name: str) -> Game:
 
 
 def get(name) -> Game:
-    """The contract of a registered game (``GAMES``), checked once per process."""
+    """The contract of a registered game (``GAMES``), checked once per process.
+
+    Args:
+        name: a registered game's name (``"debertz"``, ``"barbu"``), or a ``Game``.
+
+    Returns:
+        The game's ``Game``: its facts and parts.
+
+    Raises:
+        InvalidConfigError: an unknown game, or one whose package lacks parts of the contract.
+    """
     if isinstance(name, Game):
         return name
     if name not in _REGISTRY:

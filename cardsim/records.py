@@ -48,7 +48,17 @@ class RecordWriter:
 
 
 def read_records(path: str | os.PathLike) -> Iterator[dict]:
-    """Hand records of a JSON Lines file, one dict per non-empty line."""
+    """Hand records of a JSON Lines file, one dict per non-empty line.
+
+    Args:
+        path: the file ``--history`` or ``history: true`` wrote.
+
+    Yields:
+        Each record as a dict (docs/hand-records.md), in file order.
+
+    Raises:
+        HandRecordError: the file cannot be read, or a line is not a JSON object.
+    """
     try:
         f = open(path, encoding="utf-8")
     except OSError as e:

@@ -51,7 +51,30 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
     same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
     (experiments.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
     elsewhere, e.g. on Ray; the summary is the same. An existing ``history_path`` is
-    refused unless ``overwrite``."""
+    refused unless ``overwrite``.
+
+    Args:
+        game: ``"debertz"`` or ``"barbu"``.
+        rules: the game's rules object (``DebertzRules(...)``, ``BarbuRules(...)``).
+        agents: agent specs or agent objects: one for every seat, one per side, or one per
+            seat; None plays random in every seat.
+        seed: the run's seed; the same seed plays the same deals on any thread count.
+        hands: deals to play, each starting a fresh game (give ``hands`` or ``games``).
+        games: whole games (Barbu: 28-deal matches) to play.
+        n_threads: numba threads of a local run.
+        history_path: a file to write every deal's hand record to (JSON Lines).
+
+    Returns:
+        The summary: a dict of the statistics ``cardsim simulate --json`` prints (per game:
+        mean points per side, byte and meld rates, or scores per contract), with
+        ``seconds``, ``compile_s`` and ``agents``.
+
+    Raises:
+        InvalidConfigError: a bad seed, count, agent, seating or output path (one line
+            naming it).
+        AgentError: a Python agent raised an exception.
+        IllegalActionError: a Python agent chose an illegal action.
+    """
     if history_path is not None:
         check_output_file(history_path, "history file", overwrite)
     n, whole = _count(hands, games)

@@ -301,7 +301,29 @@ def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=
     """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
     path where the per-deal rows are written (experiments.per_deal), an existing one only
     with ``overwrite``; ``executor``: where the chunks are played (experiments.executor;
-    default here, with ``n_threads``)."""
+    default here, with ``n_threads``).
+
+    Args:
+        game: ``"debertz"`` or ``"barbu"``.
+        rules: the game's rules object.
+        agent_specs: two or more agent specs or agent objects; every pair meets.
+        deals: deals per pairing (give ``deals`` or ``games``).
+        games: whole games (Barbu: 28-deal matches) per pairing.
+        duplicate: replay each item with the agents rotated through the seats.
+        seed: the seed; results depend on it and on what is played, never on the threads
+            or the executor.
+        by_contract: Barbu only: deal ``i`` plays contract ``i % 7``.
+
+    Returns:
+        The result dict that ``--json`` prints and ``format_table`` formats: per agent its
+        mean points per deal with the 95% half-width and win rate, per pairing the paired
+        difference with its half-width, and ratings for three or more agents.
+
+    Raises:
+        InvalidConfigError: bad agents, counts, seed or per-deal path.
+        AgentError: a Python agent raised an exception.
+        IllegalActionError: a Python agent chose an illegal action.
+    """
     return Tournament(game, rules, agent_specs, deals, games, duplicate, seed,
                       by_contract).run(n_threads, progress, per_deal, executor, overwrite)
 
