@@ -172,9 +172,10 @@ def test_a_checkpoint_name_is_looked_up_among_the_shipped_ones(tmp_path, monkeyp
         make_agent("neural:checkpoint=yours", "debertz")
 
 
-SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-dmc": {"players": 2},
+SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}}
-SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml", "debertz-2p-dmc": "debertz_2p_dmc.yaml",
+SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
+                   "debertz-2p-distill": "debertz_2p_distill.yaml",
                    "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml"}
 
 
