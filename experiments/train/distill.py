@@ -80,6 +80,11 @@ class Distill(DMC):
             self._params[game] = search_agent(game, self.args.search).params
         return self._params[game]
 
+    def warm_up(self, batch, step) -> None:
+        """Compile the labelling loop too (on the fresh deals, drawing nothing)."""
+        self.labels(batch, np.arange(min(1, batch.num_games)),
+                    np.zeros(batch.num_games, dtype=np.uint64))
+
     def labels(self, batch, rows: np.ndarray, rng: np.ndarray) -> np.ndarray:
         """The solver's labels of the batch's current decisions (NaN: no label)."""
         from experiments.train.labels_nb import solver_labels

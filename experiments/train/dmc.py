@@ -79,6 +79,10 @@ class DMC:
         self.optimizer.step()
         return loss.item()
 
+    def warm_up(self, batch, step) -> None:
+        """Compile what an iteration runs, before it is timed (the batch's kernel was
+        compiled by the reset that made ``step``)."""
+
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
         """The shape of what a decision keeps besides its action and return (nothing)."""

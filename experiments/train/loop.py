@@ -191,6 +191,7 @@ class Trainer:
         self.counts = {"decisions": 0, "samples": 0, "updates": 0, "seconds": 0.0}
         self.metrics: list[dict] = []
         self.actors = None          # Ray's self-play actors (executor: ray)
+        self.compiled = False       # this process has compiled (or loaded) the kernels
         self._actor_weights = None  # restored: what the actors played with, and since when
         if cfg.executor == "ray":
             from experiments.executor import RayExecutor
@@ -255,6 +256,12 @@ class Trainer:
     def _one_iteration(self) -> dict:
         cfg = self.cfg
         deal_seed, rng = iteration_seeds(cfg.seed, self.iteration)
+        compile_s = None
+        if not self.compiled and self.actors is None:  # compiling is not training
+            t = time.perf_counter()
+            self.algo.warm_up(self.batch, self.batch.reset(deal_seed))
+            compile_s = round(time.perf_counter() - t, 3)
+            self.compiled = True
         t0 = time.perf_counter()
         if self.actors is not None:
             out, opponent = self._iteration_on_actors(deal_seed)
@@ -267,6 +274,8 @@ class Trainer:
                                       rng, pool)
         if opponent:
             out["pool_opponent"] = opponent
+        if compile_s is not None:
+            out["compile_s"] = compile_s
         seconds = time.perf_counter() - t0
         self.iteration += 1
         for key in ("decisions", "samples", "updates"):

@@ -59,6 +59,9 @@ class PPO:
     name = "ppo"
     value_head = True
 
+    def warm_up(self, batch, step) -> None:
+        """Nothing beyond the batch's kernel (compiled by the reset that made ``step``)."""
+
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
         """Each decision keeps its action's log-probability."""

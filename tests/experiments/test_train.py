@@ -56,6 +56,8 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
     run_dir, summary = start_training(config, tmp_path / "runs")
     lines = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert [m["iteration"] for m in lines] == [1, 2]
+    # compiling is timed apart from the first iteration, not in its rate
+    assert lines[0]["compile_s"] >= 0 and "compile_s" not in lines[1]
     assert summary["decisions"] == 2 * 64 * 40 and summary["samples"] > 0
     opponents = yaml.safe_load(config.read_text())["eval_opponents"]
     assert set(lines[-1]["eval"]) == set(opponents)
