@@ -124,17 +124,24 @@ def choose_by_rollouts(game, st, R, base, bits, params, rng, i):
     for k in range(samples):
         if sample_deal(game, st, R, kn, ways, rng, i, deal) < 0:
             break
-        m = bits
-        while m != 0:
-            b = lowest_bit(m)
-            m &= m - 1
-            trial[:] = deal
-            apply_action(game, trial, R, base + b)
-            total[b] += playout_value(game, trial, R, me, rng, i)
-        option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, i)
+        play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i)
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
     return best_of(total, bits)
+
+
+@njit(cache=True, inline="always")
+def play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i):
+    """Each option of ``bits`` tried on the drawn ``deal`` and played out: its result for
+    seat ``me`` added to ``total``, less the game's baseline (``trial``: scratch row)."""
+    m = bits
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        trial[:] = deal
+        apply_action(game, trial, R, base + b)
+        total[b] += playout_value(game, trial, R, me, rng, i)
+    option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, i)
 
 
 @njit(cache=True)

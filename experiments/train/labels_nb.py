@@ -26,10 +26,16 @@ baseline (``agents/<game>/pimc_nb.py``: ``playout_value``, ``option_baseline``).
 import numpy as np
 from numba import njit
 
-from agents.pimc_nb import (by_solving, option_baseline, playout_value, position_width,
-                            solve_options, solver_position, solver_table)
+from agents.pimc_nb import (
+    by_solving,
+    play_out_options,
+    position_width,
+    solve_options,
+    solver_position,
+    solver_table,
+)
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import apply_action, legal, state_width, turn
+from cardsim.game_nb import legal, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
@@ -83,14 +89,7 @@ def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, de
             deal[:] = st
         elif sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
             break
-        m = bits
-        while m != 0:
-            b = lowest_bit(m)
-            m &= m - 1
-            trial[:] = deal
-            apply_action(game, trial, R, base + b)
-            total[b] += playout_value(game, trial, R, me, rng, g)
-        option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, g)
+        play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, g)
         n += 1
     return n
 
