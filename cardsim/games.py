@@ -47,6 +47,7 @@ REQUIRED_PARTS = {
     "record": ("record_of_row", "replay"),
     "actions": ("action_name",),
     "simulate_nb": ("NUM_STATS", "S_DECISIONS"),
+    "measures": ("measure_specs", "deal_measures"),
 }
 # what the search layer (cardsim.sample_nb, cardsim.solve_nb, cardsim.maxn_nb) asks of a game
 SEARCH_PARTS = {
@@ -214,6 +215,12 @@ class Game:
     def stats(self) -> ModuleType:
         """Simulation statistics: columns ``S_*`` and ``NUM_STATS``."""
         return self._module("simulate_nb")
+
+    @property
+    def measures(self) -> ModuleType:
+        """Per-deal measures for rules studies: ``measure_specs(rules)`` and
+        ``deal_measures(S, stats, rules)`` (experiments.study)."""
+        return self._module("measures")
 
     @property
     def obs_size(self) -> int:

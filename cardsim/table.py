@@ -217,6 +217,22 @@ class Table:
                         write(line)
             return stats
 
+    def end_rows(self, seating: Seating, seed: int, first: int, n: int, whole: bool = False,
+                 n_threads: int = 1):
+        """Items ``first .. first + n - 1`` with one seating pattern, played as ``simulate``
+        plays them (the same streams, so the same games); yields ``(lo, S, stats)`` per
+        batch of rows: items ``first + lo ..`` in order, the state row each ended in
+        (hands mode: the scored deal) and its statistics row (the game's ``S_*`` columns).
+        Rules studies read per-deal measures from these (experiments.study)."""
+        check_agent_rules(seating.agents, self.rules)
+        with threads(n_threads), self._compiling(seating):
+            for lo in range(0, n, self.batch):
+                items = np.arange(first + lo, first + min(n, lo + self.batch), dtype=np.int64)
+                rows = _Rows(self, seating, items, np.zeros(len(items), dtype=np.int64), seed,
+                             whole, duplicate=False, force=False, n_threads=n_threads)
+                stats = rows.play(None)
+                yield lo, rows.S, stats
+
     # --- duplicate play -------------------------------------------------------------------
     def duplicate(self, seating: Seating, seed: int, first: int, n: int, whole: bool,
                   force: bool = False, detail: bool = False, n_threads: int = 1):

@@ -8,6 +8,9 @@
                           [--by-contract] [--per-deal FILE.npy [--force]]
                           [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
                           [--json]
+    cardsim study GAME --rule NAME=V1,V2[,...] [--rule NAME=V ...] [--agents A [B ...]]
+                          [--skill STRONG WEAK | --no-skill] [--deals N] [--players P]
+                          [--teams] [--seed S] [--threads T] [--per-deal] [--out DIR] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
     cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR  [--ray [ADDRESS]]
     cardsim rules GAME        (every convention with its default)
@@ -139,6 +142,32 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--per-deal", metavar="FILE.npy",
                       help="write every deal's result to a NumPy file (experiments.per_deal)")
     _force_arg(tour, "--per-deal")
+
+    study = sub.add_parser("study", help="what house rules change: the same deals under "
+                                         "every variant, paired differences")
+    study.add_argument("game", choices=GAMES)
+    study.add_argument("--rule", action="append", default=[], metavar="NAME=V1,V2",
+                       help="a convention to vary over its values (two or more, by commas), "
+                            "or to fix (one value); repeatable: every combination is played")
+    study.add_argument("--agents", nargs="+", default=None, metavar="AGENT",
+                       help="one agent for all seats, one per side or one per seat "
+                            "(default heuristic)")
+    skill = study.add_mutually_exclusive_group()
+    skill.add_argument("--skill", nargs=2, metavar=("STRONG", "WEAK"),
+                       help="the margin of STRONG over WEAK on duplicate deals under every "
+                            "variant (default heuristic random)")
+    skill.add_argument("--no-skill", action="store_true", help="leave the skill margin out")
+    study.add_argument("--deals", type=_count_of("study"), default=10_000,
+                       help="deals per variant (default 10000)")
+    study.add_argument("--players", type=int, help="Debertz: 2, 3 or 4 players")
+    study.add_argument("--teams", action="store_true", help="Debertz: 2 against 2 (4 players)")
+    study.add_argument("--seed", type=_seed, default=0)
+    study.add_argument("--threads", type=_threads, default=1)
+    study.add_argument("--per-deal", action="store_true",
+                       help="keep every deal's measures in the run directory (deals/*.npy)")
+    study.add_argument("--out", metavar="DIR", default="runs",
+                       help="parent of the run directory (default runs)")
+    study.add_argument("--json", action="store_true", help="print one JSON object")
 
     run = sub.add_parser("run", help="run an experiment described by a YAML file")
     run.add_argument("config", nargs="?", help="the YAML file")
@@ -277,6 +306,8 @@ def run(args) -> int:
                             by_contract=args.by_contract, per_deal=args.per_deal,
                             executor=_executor(args), overwrite=args.force)
         print(dumps_json(result) if args.json else format_table(result))
+    elif args.command == "study":
+        return _study(args, progress)
     elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
             raise ArgumentError("give a config file or --resume RUN_DIR (not both)")
@@ -293,6 +324,54 @@ def run(args) -> int:
         else:
             out = "runs" if args.out is None else args.out
             run_dir, result = start_run(args.config, out, progress=progress, ray=ray)
+        print(result["table"])
+        print(f"run directory: {run_dir}")
+    return 0
+
+
+def study_config(args):
+    """The ``kind: study`` experiment config of ``cardsim study``'s arguments (validated)."""
+    from experiments.config import config_from_dict
+    from experiments.study import parse_rule_values
+
+    if not args.rule:
+        raise ArgumentError("a study varies at least one convention: give --rule NAME=V1,V2 "
+                            "(cardsim rules GAME lists them)")
+    base = make_rules(args.game, args.players, args.teams)  # checks --players / --teams
+    fixed, vary = {}, {}
+    if args.players is not None or args.teams:
+        fixed.update(players=base.players, teams=base.teams)
+    for text in args.rule:
+        name, values = parse_rule_values(args.game, text)
+        if name in vary or name in fixed:
+            raise ArgumentError(f"{name!r} is given twice (by --rule, --players or --teams); "
+                                f"give each convention once, its values separated by commas")
+        if len(values) == 1:
+            fixed[name] = values[0]
+        else:
+            vary[name] = values
+    if not vary:
+        raise ArgumentError("a study varies at least one convention: give two or more "
+                            "values, e.g. --rule NAME=V1,V2")
+    tag = "-".join(vary)
+    data = {"name": f"study-{args.game}-{tag}"[:80], "kind": "study", "game": args.game,
+            "rules": fixed, "vary": vary, "agents": list(args.agents or ["heuristic"]),
+            "skill": False if args.no_skill else (list(args.skill) if args.skill else None),
+            "deals": args.deals, "seed": args.seed, "threads": args.threads,
+            "per_deal": args.per_deal}
+    return config_from_dict(data, where="cardsim study")
+
+
+def _study(args, progress: bool) -> int:
+    from experiments.run import start_config
+
+    cfg = study_config(args)
+    run_dir, result = start_config(cfg, args.out, progress=progress)
+    if args.json:
+        result = {k: v for k, v in result.items() if k != "table"}
+        result["run_dir"] = str(run_dir)
+        print(dumps_json(result))
+    else:
         print(result["table"])
         print(f"run directory: {run_dir}")
     return 0

@@ -9,7 +9,9 @@
     duplicate: true                     # tournament only
     by_contract: false                  # Barbu tournament: deal i plays contract i % 7
     history: false                      # simulate only: write hand records in the run dir
-    per_deal: false                     # tournament only: per-deal results in deals/*.npy
+    per_deal: false                     # tournament and study: per-deal results in deals/*.npy
+    vary: {overtrump_on_ruff: [false, true]}  # study only: conventions and their values
+    skill: [heuristic, random]          # study only: stronger and weaker agent (false: none)
     decision_cost: false                # tournament only: each agent's microseconds per
                                         # decision on one core, and strength against it
     seed: 0
@@ -37,7 +39,7 @@ from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
 from experiments.limits import MAX_THREADS, check_count
 
-KINDS = ("simulate", "tournament")
+KINDS = ("simulate", "tournament", "study")
 
 
 @dataclass
@@ -62,12 +64,14 @@ class ExperimentConfig:
     chunk: int = 1 << 15
     executor: str = "local"
     ray: dict | None = None
+    vary: dict | None = None
+    skill: Any = None
 
     def to_dict(self) -> dict:
         """Every key with its value, less the keys this kind does not read (and ``ray``
         unless the executor is Ray)."""
         return {k: v for k, v in asdict(self).items()
-                if ONLY_FOR.get(k, self.kind) == self.kind
+                if self.kind in ONLY_FOR.get(k, (self.kind,))
                 and (k != "ray" or self.executor == "ray")}
 
     def with_ray(self, options: dict) -> "ExperimentConfig":
@@ -89,8 +93,9 @@ ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}
 
 # Keys only one kind reads. Given to the other kind with anything but the default value,
 # they are an error rather than silently ignored; the resolved config leaves them out.
-ONLY_FOR = {"history": "simulate", "duplicate": "tournament", "by_contract": "tournament",
-            "per_deal": "tournament", "decision_cost": "tournament"}
+ONLY_FOR = {"history": ("simulate",), "duplicate": ("tournament",),
+            "by_contract": ("tournament",), "per_deal": ("tournament", "study"),
+            "decision_cost": ("tournament",), "vary": ("study",), "skill": ("study",)}
 
 def _check_int(key, value, low=1, high=None):
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (
@@ -130,10 +135,12 @@ def _validate(data: Any) -> ExperimentConfig:
         raise InvalidConfigError(f"config key 'game' has invalid value {data['game']!r}; "
                                  f"allowed: {', '.join(GAMES)}")
     defaults = ExperimentConfig(name="", kind="", game="")
-    for key, kind in ONLY_FOR.items():
-        if key in data and data["kind"] != kind and data[key] != getattr(defaults, key):
-            raise InvalidConfigError(f"config key {key!r} is read by {kind} runs only; "
-                                     f"remove it from this {data['kind']} config")
+    for key, kinds in ONLY_FOR.items():
+        if key in data and data["kind"] not in kinds and data[key] != getattr(defaults, key):
+            raise InvalidConfigError(f"config key {key!r} is read by {' and '.join(kinds)} "
+                                     f"runs only; remove it from this {data['kind']} config")
+    if data["kind"] == "study" and "agents" not in data:
+        data = {**data, "agents": ["heuristic"]}
     cfg = ExperimentConfig(**data)
     if not isinstance(cfg.rules, dict):
         raise InvalidConfigError("config key 'rules' must be a mapping of conventions")
@@ -156,7 +163,9 @@ def _validate(data: Any) -> ExperimentConfig:
         if not isinstance(getattr(cfg, key), bool):
             raise InvalidConfigError(f"config key {key!r} must be true or false")
     rules = cfg.make_rules()
-    if cfg.kind == "tournament":
+    if cfg.kind == "study":
+        _check_study(cfg)
+    elif cfg.kind == "tournament":
         from experiments.tournament import Tournament
 
         # the tournament's own checks (agents, by_contract); building one plays nothing
@@ -167,6 +176,33 @@ def _validate(data: Any) -> ExperimentConfig:
 
         seat_agents(cfg.agents, cfg.game, rules)  # agents known, and as many as the seats
     return cfg
+
+
+def _check_study(cfg: ExperimentConfig) -> None:
+    """A study's own keys: ``vary`` a mapping of conventions to lists of values, ``skill``
+    two agents or false (default heuristic over random); no whole games."""
+    from experiments.study import DEFAULT_SKILL
+
+    if cfg.games is not None:
+        raise InvalidConfigError("a study plays single deals: give config key 'deals', "
+                                 "not 'games'")
+    if not isinstance(cfg.vary, dict) or not cfg.vary:
+        raise InvalidConfigError("config key 'vary' must map each varied convention to a "
+                                 "list of two or more values, e.g. {seven_swap: [true, false]}")
+    if cfg.skill is None or cfg.skill is True:
+        cfg.skill = list(DEFAULT_SKILL)
+    if cfg.skill is not False and (not isinstance(cfg.skill, list) or len(cfg.skill) != 2):
+        raise InvalidConfigError(f"config key 'skill' must be two agents (the stronger, then "
+                                 f"the weaker) or false, got {cfg.skill!r}")
+    study_of(cfg)  # the study's own checks (rules, values, agents); building one plays nothing
+
+
+def study_of(cfg: ExperimentConfig):
+    """The ``experiments.study.Study`` a study config describes."""
+    from experiments.study import Study
+
+    return Study(cfg.game, cfg.rules, cfg.vary, cfg.agents, cfg.skill or None, cfg.deals,
+                 cfg.seed)
 
 
 def _check_executor(cfg: ExperimentConfig) -> None:

@@ -12,7 +12,7 @@ from cardsim.errors import InvalidConfigError
 # compiled deals per second and thread, MAX_ITEMS["simulate"] deals is hours; a tournament
 # plays every item once per seating pattern (up to 8) and pairing, keeping only per-chunk
 # statistics (memory does not grow with the count), so a billion duplicate deals is hours.
-MAX_ITEMS = {"simulate": 10**10, "tournament": 10**9}
+MAX_ITEMS = {"simulate": 10**10, "tournament": 10**9, "study": 10**9}
 MAX_THREADS = 256
 
 

@@ -60,7 +60,13 @@ def start_run(config_path, out_parent="runs", progress: bool = False,
     """Create a run directory for a config file and run it; returns (run_dir, result).
     ``ray``: play on Ray with these options (address, num_workers) over the config's own;
     ``executor``: an executor object instead of the one the config names."""
-    cfg = load_config(config_path)
+    return start_config(load_config(config_path), out_parent, progress, ray, executor)
+
+
+def start_config(cfg: ExperimentConfig, out_parent="runs", progress: bool = False,
+                 ray: dict | None = None, executor=None):
+    """``start_run`` for a validated config object (``cardsim study`` builds one from its
+    arguments); returns (run_dir, result)."""
     if ray is not None:
         cfg = cfg.with_ray(ray)
     check_out_parent(out_parent)
@@ -110,6 +116,8 @@ def made_with(cfg: ExperimentConfig) -> dict:
            "items": cfg.games if cfg.games is not None else cfg.deals, "chunk": cfg.chunk}
     if cfg.kind == "tournament":
         out.update(duplicate=cfg.duplicate, by_contract=cfg.by_contract)
+    if cfg.kind == "study":
+        out.update(vary=cfg.vary, skill=cfg.skill, rules=cfg.make_rules().to_dict())
     return out
 
 
@@ -190,6 +198,8 @@ def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False,
         executor = executor_for(cfg.executor, cfg.ray, cfg.threads)
     if cfg.kind == "tournament":
         return _run_tournament(run_dir, cfg, progress, executor)
+    if cfg.kind == "study":
+        return _run_study(run_dir, cfg, progress, executor)
     return _run_simulation(run_dir, cfg, progress, executor)
 
 
@@ -433,6 +443,74 @@ def _tournament_plots(run_dir: Path, t) -> None:
     ax.legend()
     save_png(fig, run_dir / "plots" / "distribution.png")
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# rules studies
+# ---------------------------------------------------------------------------------------------
+def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
+    from experiments.config import study_of
+    from experiments.study import (StudyTally, effects_csv, format_table, play_study_chunk,
+                                   study_plots, variants_csv)
+
+    study = study_of(cfg)
+    made = np.array(json.dumps(made_with(cfg)))
+    chunks = list(study.chunks(cfg.chunk))
+    if cfg.per_deal:
+        (run_dir / "deals").mkdir(exist_ok=True)
+
+    def files(lo, hi):
+        name = f"deals-{lo}-{hi}"
+        return run_dir / "chunks" / f"{name}.npz", run_dir / "deals" / f"{name}.npy"
+
+    def line(lo, hi, resumed, t0):
+        return {"lo": lo, "hi": hi, "deals_so_far": study.n, "resumed": resumed,
+                "elapsed_s": round(time.perf_counter() - t0, 3)}
+
+    t0 = time.perf_counter()
+    with tqdm(total=study.items, disable=not progress, unit="deal") as bar, \
+            _MetricsLog(run_dir / "metrics.jsonl") as metrics:
+        todo = []
+        for lo, hi in chunks:  # finished chunks are read back, the others played
+            path, values_path = files(lo, hi)
+            data = _load_chunk(path)
+            tally = None
+            if data is not None:
+                try:
+                    tally = StudyTally.from_arrays(data, study.shape)
+                    tally = tally if (tally.lo, tally.hi) == (lo, hi) else None
+                except (KeyError, ValueError, TypeError):
+                    tally = None
+            if path.exists() and tally is None:
+                _damaged(path)
+            if tally is not None and cfg.per_deal and not values_path.exists():
+                tally = None  # per-deal values asked for and missing: play the chunk again
+            if tally is None:
+                todo.append((lo, hi))
+                continue
+            study.add(tally)
+            metrics.write(line(lo, hi, True, t0))
+            bar.update(hi - lo)
+        with closing(_played(executor, play_study_chunk, (study, cfg.per_deal), todo)) as done:
+            for (lo, hi), (tally, values) in done:
+                path, values_path = files(lo, hi)
+                if values is not None:
+                    buf = io.BytesIO()
+                    np.save(buf, values)
+                    atomic_write_bytes(values_path, buf.getvalue())
+                atomic_save_npz(path, made_with=made, **tally.to_arrays())
+                study.add(tally)
+                metrics.write(line(lo, hi, False, t0))
+                bar.update(hi - lo)
+    result = study.result()
+    result["seconds"] = round(time.perf_counter() - t0, 3)
+    result["table"] = format_table(result)
+    atomic_write_json(run_dir / "summary.json", result)
+    atomic_write_text(run_dir / "table.txt", result["table"] + "\n")
+    atomic_write_text(run_dir / "effects.csv", effects_csv(result))
+    atomic_write_text(run_dir / "results.csv", variants_csv(result))
+    study_plots(run_dir, result)
+    return json_ready(result)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+"""Per-deal measures of finished Barbu deals, for rules studies (``experiments.study``).
+
+``measure_specs(rules)`` names the measures; ``deal_measures`` reads them from the end state
+rows of deals played one per item (hands mode, cardsim.barbu.simulate_nb: deal ``i % 28`` of
+match ``i // 28``, the declarer's earlier contracts and owed doubles drawn) and their
+statistics rows. Values are whole multiples of ``1 / scale``, returned as int64 counts of
+that unit, so sums stay exact. Rates are shares of all deals; positions count from the
+declarer (B2): left is the seat after the declarer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.barbu import actions as A
+from cardsim.barbu import layout as L
+
+CLOSE_POINTS = 5  # a deal whose top two deal scores are at most this apart
+
+
+def measure_specs(rules) -> list[tuple[str, int, str, str]]:
+    """(name, scale, kind, description) of every measure, in the order of
+    ``deal_measures``' columns; kind is "points" or "rate"."""
+    specs = [(f"points_{where}", 1, "points", f"deal score of the {text} (B7.3)")
+             for where, text in (("declarer", "declarer"), ("left", "seat after the declarer"),
+                                 ("across", "seat across from the declarer"),
+                                 ("right", "seat before the declarer (the dealer)"))]
+    specs.append(("declarer_edge", 3, "points",
+                  "deal score of the declarer minus the mean of the other three"))
+    specs += [(f"contract_{name}", 1, "rate", f"the declarer chose {name} (B3.2)")
+              for name in A.CONTRACT_NAMES]
+    specs += [
+        ("doubled_pairs", 1, "count", "pairs of players with a bet, doubled or redoubled (B6)"),
+        ("redoubled_pairs", 1, "count", "pairs redoubled (B6)"),
+        ("stakes", 2, "points", "points moved by settlements: half the sum of their sizes "
+                                "(B7.2)"),
+        ("domino_declarer_first", 1, "rate", "Domino was played and the declarer ran out "
+                                             "first (B5)"),
+        ("score_margin", 1, "points", "deal score of the top seat minus the second"),
+        ("close_deal", 1, "rate", f"the top two deal scores are at most {CLOSE_POINTS} apart"),
+    ]
+    return specs
+
+
+def deal_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
+    """(n, len(measure_specs(rules))) int64 units of every measure of the finished deals in
+    ``S`` (one deal per row, hands mode)."""
+    n = S.shape[0]
+    rows = np.arange(n)
+    declarer = S[:, L.DECLARER]
+    scores = S[:, L.DEAL_SCORES:L.DEAL_SCORES + 4]
+    cols = [scores[rows, (declarer + k) % 4] for k in range(4)]
+    cols.append(3 * cols[0] - (scores.sum(axis=1) - cols[0]))
+    contract = S[:, L.CONTRACT]
+    cols += [contract == c for c in range(A.NUM_CONTRACTS)]
+    bets = S[:, L.BETS:L.BETS + 16]
+    cols.append((bets != 0).sum(axis=1))
+    cols.append((bets == 2).sum(axis=1))
+    cols.append(np.abs(S[:, L.SETTLEMENTS:L.SETTLEMENTS + 4]).sum(axis=1))
+    cols.append((contract == A.DOMINO) & (S[:, L.OUT_ORDER] == declarer))
+    top2 = np.sort(scores, axis=1)[:, -2:]
+    margin = top2[:, 1] - top2[:, 0]
+    cols.append(margin)
+    cols.append(margin <= CLOSE_POINTS)
+    return np.stack([np.asarray(c, dtype=np.int64) for c in cols], axis=1)
