@@ -385,9 +385,9 @@ def summary_lines(result: dict, top: int = 12) -> list[str]:
     return lines
 
 
-def format_table(result: dict) -> str:
-    """The study as text: variants, every measure's mean per variant, the differences
-    ranked by effect size, and the summary."""
+def format_table(result: dict, top: int = 25) -> str:
+    """The study as text: variants, every measure's mean per variant, the ``top``
+    differences ranked by effect size, and the summary."""
     labels = [v["variant"] for v in result["variants"]]
     head = (f"{result['game']} rules study, {result['deals']:,} deals per variant, seed "
             f"{result['seed']}, agents {' '.join(map(str, result['agents']))}"
@@ -409,16 +409,19 @@ def format_table(result: dict) -> str:
     lines.append(f"differences from V0, paired by deal, ranked by effect size (difference "
                  f"/ pooled sd); * significant at 95%, ** also after Bonferroni over "
                  f"{result['comparisons']} comparisons")
-    lines.append(f"  {'variant':<6}{'measure':<{width}}{'difference':>14}{'95% CI':>10}"
+    lines.append(f"  {'':<6}{'measure':<{width}}{'difference':>14}{'95% CI':>10}"
                  f"{'effect':>9}")
     index = {label: i for i, label in enumerate(labels)}
-    for r in result["ranked"]:
+    shown = result["ranked"][:top]
+    for r in shown:
         k = r["kind"]
         mark = "**" if r["significant_all"] else ("*" if r["significant"] else "")
         effect = "-" if r["effect_size"] is None else f"{r['effect_size']:+.3f}"
         lines.append(f"  V{index[r['variant']]:<5}{r['measure']:<{width}}"
                      f"{fmt_value(r['difference'], k, True):>14}{'±' + fmt_half(r['ci95'], k):>10}"
-                     f"{effect:>9} {mark}")
+                     f"{effect:>9} {mark}".rstrip())
+    if len(result["ranked"]) > top:
+        lines.append(f"  ... {len(result['ranked']) - top} smaller effects in effects.csv")
     lines.append("")
     lines += result["summary"]
     return "\n".join(lines)
