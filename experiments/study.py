@@ -466,6 +466,9 @@ def study_plots(run_dir, result: dict) -> None:
         ax.set_xlabel("effect size: difference from V0 / pooled sd (red: significant at 95%)")
         ax.set_title(f"{result['game']}: largest effects of the varied rules", fontsize=10)
         ax.tick_params(axis="y", labelsize=7)
+        ax.text(1.02, 0.5, f"V0: {result['baseline']} (baseline)\n"
+                + "\n".join(legend.split("\n")[1:]), transform=ax.transAxes, fontsize=7,
+                va="center")
         save_png(fig, folder / "effects.png")
         plt.close(fig)
 
