@@ -47,7 +47,7 @@ REQUIRED_PARTS = {
     "record": ("record_of_row", "replay"),
     "actions": ("action_name",),
     "simulate_nb": ("NUM_STATS", "S_DECISIONS"),
-    "measures": ("measure_specs", "deal_measures"),
+    "measures": ("measure_specs", "deal_measures", "game_measure_specs", "game_measures"),
 }
 # what the search layer (cardsim.sample_nb, cardsim.solve_nb, cardsim.maxn_nb) asks of a game
 SEARCH_PARTS = {
@@ -218,8 +218,9 @@ class Game:
 
     @property
     def measures(self) -> ModuleType:
-        """Per-deal measures for rules studies: ``measure_specs(rules)`` and
-        ``deal_measures(S, stats, rules)`` (experiments.study)."""
+        """Measures for rules studies (experiments.study): per deal ``measure_specs(rules)``
+        and ``deal_measures(S, stats, rules)``, per whole game ``game_measure_specs`` and
+        ``game_measures``."""
         return self._module("measures")
 
     @property

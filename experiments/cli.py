@@ -9,7 +9,7 @@
                           [--rule NAME=VALUE]... [--seed S] [--threads T | --ray [ADDRESS]]
                           [--json]
     cardsim study GAME --rule NAME=V1,V2[,...] [--rule NAME=V ...] [--agents A [B ...]]
-                          [--skill STRONG WEAK | --no-skill] [--deals N] [--players P]
+                          [--skill STRONG WEAK | --no-skill] [--deals N | --games N] [--players P]
                           [--teams] [--seed S] [--threads T] [--per-deal] [--out DIR] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
     cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR  [--ray [ADDRESS]]
@@ -157,8 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the margin of STRONG over WEAK on duplicate deals under every "
                             "variant (default heuristic random)")
     skill.add_argument("--no-skill", action="store_true", help="leave the skill margin out")
-    study.add_argument("--deals", type=_count_of("study"), default=10_000,
-                       help="deals per variant (default 10000)")
+    scount = study.add_mutually_exclusive_group()
+    scount.add_argument("--deals", type=_count_of("study"),
+                        help="deals per variant, each the first of a fresh game "
+                             "(default 10000)")
+    scount.add_argument("--games", type=_count_of("study"),
+                        help="whole games (Barbu: matches) per variant instead: game-level "
+                             "measures (length, wins by position)")
     study.add_argument("--players", type=int, help="Debertz: 2, 3 or 4 players")
     study.add_argument("--teams", action="store_true", help="Debertz: 2 against 2 (4 players)")
     study.add_argument("--seed", type=_seed, default=0)
@@ -357,7 +362,8 @@ def study_config(args):
     data = {"name": f"study-{args.game}-{tag}"[:80], "kind": "study", "game": args.game,
             "rules": fixed, "vary": vary, "agents": list(args.agents or ["heuristic"]),
             "skill": False if args.no_skill else (list(args.skill) if args.skill else None),
-            "deals": args.deals, "seed": args.seed, "threads": args.threads,
+            "deals": args.deals if args.games is None else None, "games": args.games,
+            "seed": args.seed, "threads": args.threads,
             "per_deal": args.per_deal}
     return config_from_dict(data, where="cardsim study")
 

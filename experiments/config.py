@@ -180,12 +180,9 @@ def _validate(data: Any) -> ExperimentConfig:
 
 def _check_study(cfg: ExperimentConfig) -> None:
     """A study's own keys: ``vary`` a mapping of conventions to lists of values, ``skill``
-    two agents or false (default heuristic over random); no whole games."""
+    two agents or false (default heuristic over random)."""
     from experiments.study import DEFAULT_SKILL
 
-    if cfg.games is not None:
-        raise InvalidConfigError("a study plays single deals: give config key 'deals', "
-                                 "not 'games'")
     if not isinstance(cfg.vary, dict) or not cfg.vary:
         raise InvalidConfigError("config key 'vary' must map each varied convention to a "
                                  "list of two or more values, e.g. {seven_swap: [true, false]}")
@@ -202,7 +199,7 @@ def study_of(cfg: ExperimentConfig):
     from experiments.study import Study
 
     return Study(cfg.game, cfg.rules, cfg.vary, cfg.agents, cfg.skill or None, cfg.deals,
-                 cfg.seed)
+                 cfg.seed, games_count=cfg.games)
 
 
 def _check_executor(cfg: ExperimentConfig) -> None:

@@ -460,15 +460,15 @@ def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -
         (run_dir / "deals").mkdir(exist_ok=True)
 
     def files(lo, hi):
-        name = f"deals-{lo}-{hi}"
+        name = f"items-{lo}-{hi}"
         return run_dir / "chunks" / f"{name}.npz", run_dir / "deals" / f"{name}.npy"
 
     def line(lo, hi, resumed, t0):
-        return {"lo": lo, "hi": hi, "deals_so_far": study.n, "resumed": resumed,
+        return {"lo": lo, "hi": hi, "items_so_far": study.n, "resumed": resumed,
                 "elapsed_s": round(time.perf_counter() - t0, 3)}
 
     t0 = time.perf_counter()
-    with tqdm(total=study.items, disable=not progress, unit="deal") as bar, \
+    with tqdm(total=study.items, disable=not progress, unit=study.unit[:-1]) as bar, \
             _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         todo = []
         for lo, hi in chunks:  # finished chunks are read back, the others played

@@ -136,7 +136,8 @@ class Study:
     chunk (``play_chunk``), each chunk reduced to a ``StudyTally`` and merged (``add``)."""
 
     def __init__(self, game: str, rules: dict | None = None, vary: dict | None = None,
-                 agents=None, skill=None, deals: int = 10_000, seed: int = 0):
+                 agents=None, skill=None, deals: int | None = 10_000, seed: int = 0,
+                 games_count: int | None = None):
         from agents.registry import make_agent
         from experiments.games import seat_agents, seating_of
         from experiments.tournament import seating_patterns
@@ -161,7 +162,9 @@ class Study:
                                          f"got {values!r}")
             for v in values:
                 check_value(game, name, v)
-        self.items = check_count("deals", deals, "study")
+        self.whole = games_count is not None
+        self.unit = "games" if self.whole else "deals"
+        self.items = check_count(self.unit, games_count if self.whole else deals, "study")
         base_rules = g.rules_cls.from_dict(self.base)
         self.rules = base_rules
         combos = list(itertools.product(*self.vary.values()))
@@ -179,7 +182,8 @@ class Study:
                                          f"weaker; got {len(self.skill_specs)}")
             self.skill_agents = [make_agent(s, game) for s in self.skill_specs]
             self.patterns = seating_patterns(base_rules, 0, 1)
-        specs = g.measures.measure_specs(base_rules)
+        specs = (g.measures.game_measure_specs if self.whole
+                 else g.measures.measure_specs)(base_rules)
         self.measures = [{"name": n, "scale": s, "kind": k, "description": d}
                          for n, s, k, d in specs]
         if self.skill_specs is not None:
@@ -187,11 +191,15 @@ class Study:
             from experiments.tally import points_scale
 
             strong, weak = (agent_label(a) for a in self.skill_agents)
+            # whole games: win shares (whole multiples of 1/scale, as points per deal are not)
             self.measures.append({
-                "name": "skill_margin", "scale": points_scale(self.patterns, 0, 1),
-                "kind": "points",
-                "description": f"{strong} minus {weak}: points per deal on duplicate deals "
-                               f"(seats rotated)"})
+                "name": "skill_win_margin" if self.whole else "skill_margin",
+                "scale": points_scale(self.patterns, 0, 1),
+                "kind": "rate" if self.whole else "points",
+                "description": f"{strong} minus {weak}: "
+                               + ("win share of whole games" if self.whole
+                                  else "points per deal")
+                               + " on duplicate deals (seats rotated)"})
         self.scales = np.array([m["scale"] for m in self.measures], dtype=np.int64)
         V, M = len(self.labels), len(self.measures)
         self.moments = [[Moments() for _ in range(M)] for _ in range(V)]
@@ -203,14 +211,14 @@ class Study:
         return len(self.labels), len(self.measures)
 
     def chunks(self, chunk: int = CHUNK):
-        """(lo, hi) of every chunk of deals, in order."""
+        """(lo, hi) of every chunk of items (deals or games), in order."""
         for lo in range(0, self.items, chunk):
             yield lo, min(self.items, lo + chunk)
 
     # --- play ----------------------------------------------------------------------------
     def play_chunk(self, lo: int, hi: int, n_threads: int = 1) -> np.ndarray:
-        """Deals lo..hi-1 under every variant: int64 units ``(hi - lo, V, M)`` of every
-        measure (value x its scale)."""
+        """Items (deals or games) lo..hi-1 under every variant: int64 units ``(hi - lo, V,
+        M)`` of every measure (value x its scale)."""
         from cardsim.table import Seating, Table
         from experiments import tally_nb
 
@@ -220,14 +228,16 @@ class Study:
         out = np.zeros((n, V, M), dtype=np.int64)
         for v, rules in enumerate(self.variant_rules):
             table = Table(self.game, rules)
-            for k, S, stats in table.end_rows(self.seatings[v], self.seed, lo, n, False,
+            measure = g.measures.game_measures if self.whole else g.measures.deal_measures
+            for k, S, stats in table.end_rows(self.seatings[v], self.seed, lo, n, self.whole,
                                               n_threads):
-                m = g.measures.deal_measures(S, stats, rules)
+                m = measure(S, stats, rules)
                 out[k:k + m.shape[0], v, :m.shape[1]] = m
             if self.skill_specs is not None:
                 local = np.ascontiguousarray(self.patterns, dtype=np.int64)
-                points = table.duplicate(Seating(self.skill_agents, local), self.seed, lo, n,
-                                         False, n_threads=n_threads)[0]
+                points, wins = table.duplicate(Seating(self.skill_agents, local), self.seed,
+                                               lo, n, self.whole, n_threads=n_threads)[:2]
+                points = wins if self.whole else points
                 units = np.empty((n, 2), dtype=np.int64)
                 scale = int(self.scales[-1])
                 if not tally_nb.to_units(np.ascontiguousarray(points[:, :2]), scale, units):
@@ -303,7 +313,8 @@ class Study:
             "rules_hash": self.rules.rules_hash(),
             "vary": self.vary,
             "seed": self.seed,
-            "deals": self.n,
+            "unit": self.unit,
+            "items": self.n,
             "agents": self.agent_specs,
             "skill": self.skill_specs,
             "baseline": self.labels[0],
@@ -367,10 +378,10 @@ def fmt_half(x, kind: str) -> str:
 def summary_lines(result: dict, top: int = 12) -> list[str]:
     """The significant differences in words, largest effect first (at most ``top``)."""
     rows = [r for r in result["ranked"] if r["significant"]]
-    n = result["deals"]
+    n = result["items"]
     if not rows:
         return [f"No measure differs significantly (95%) from the baseline "
-                f"({result['baseline']}) over {n:,} deals."]
+                f"({result['baseline']}) over {n:,} {result.get('unit', 'deals')}."]
     lines = []
     for r in rows[:top]:
         k = r["kind"]
@@ -389,7 +400,9 @@ def format_table(result: dict, top: int = 25) -> str:
     """The study as text: variants, every measure's mean per variant, the ``top``
     differences ranked by effect size, and the summary."""
     labels = [v["variant"] for v in result["variants"]]
-    head = (f"{result['game']} rules study, {result['deals']:,} deals per variant, seed "
+    head = (f"{result['game']} rules study, {result['items']:,} "
+            f"{'whole ' if result.get('unit') == 'games' else ''}{result.get('unit', 'deals')}"
+            f" per variant, seed "
             f"{result['seed']}, agents {' '.join(map(str, result['agents']))}"
             + (f", skill {' over '.join(map(str, result['skill']))}" if result["skill"]
                else "") + f", base rules {result['rules_hash']}")
@@ -406,7 +419,7 @@ def format_table(result: dict, top: int = 25) -> str:
         cells = [f"{fmt_value(v['mean'], k)} ±{fmt_half(v['ci95'], k)}" for v in m["variants"]]
         lines.append(f"{m['name']:<{width}}" + "".join(f"{c:>{cell}}" for c in cells))
     lines.append("")
-    lines.append(f"differences from V0, paired by deal, ranked by effect size (difference "
+    lines.append(f"differences from V0, paired by {result.get('unit', 'deals')[:-1]}, ranked by effect size (difference "
                  f"/ pooled sd); * significant at 95%, ** also after Bonferroni over "
                  f"{result['comparisons']} comparisons")
     lines.append(f"  {'':<6}{'measure':<{width}}{'difference':>14}{'95% CI':>10}"
@@ -495,10 +508,10 @@ def variants_csv(result: dict) -> str:
 
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["variant", "measure", "kind", "deals", "mean", "ci95", "sd"])
+    w.writerow(["variant", "measure", "kind", "items", "mean", "ci95", "sd"])
     for m in result["measures"]:
         for v in m["variants"]:
-            w.writerow([v["variant"], m["name"], m["kind"], result["deals"], _cell(v["mean"]),
+            w.writerow([v["variant"], m["name"], m["kind"], result["items"], _cell(v["mean"]),
                         _cell(v["ci95"]), _cell(v["sd"])])
     return buf.getvalue()
 

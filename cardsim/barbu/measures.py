@@ -63,3 +63,52 @@ def deal_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
     cols.append(margin)
     cols.append(margin <= CLOSE_POINTS)
     return np.stack([np.asarray(c, dtype=np.int64) for c in cols], axis=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole matches (a study with ``games``): per 28-deal match
+# ---------------------------------------------------------------------------------------------
+CLOSE_MATCH_POINTS = 20  # a match whose top two totals are at most this apart
+POSITIONS = ("first", "second", "third", "fourth")
+
+
+def game_measure_specs(rules) -> list[tuple[str, int, str, str]]:
+    """(name, scale, kind, description) of every whole-match measure (``game_measures``);
+    positions count from the first declarer (B2)."""
+    specs = [(f"win_{p}_declarer", 12, "rate",
+              f"match win share of the {p} declarer (a shared win split, B2)")
+             for p in POSITIONS]
+    specs += [(f"total_{p}_declarer", 1, "points", f"match total of the {p} declarer")
+              for p in POSITIONS]
+    specs += [
+        ("match_doubled_pairs", 1, "count", "pairs with a bet over the match's deals (B6)"),
+        ("match_margin", 1, "points", "match total of the winner minus the second"),
+        ("close_match", 1, "rate", f"the top two match totals at most {CLOSE_MATCH_POINTS} "
+                                   f"apart"),
+    ]
+    return specs
+
+
+def game_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
+    """(n, len(game_measure_specs(rules))) int64 units of every measure of the finished
+    matches in ``S`` with their statistics rows summed over the match's deals."""
+    from cardsim.barbu import simulate_nb as SN
+
+    n = S.shape[0]
+    rows = np.arange(n)
+    first = S[:, L.FIRST_DECLARER]
+    winners = S[:, L.WINNERS]
+    count = sum((winners >> s) & 1 for s in range(4))
+    cols = []
+    for k in range(4):
+        seat = (first + k) % 4
+        won = (winners >> seat) & 1
+        cols.append(np.where(won == 1, 12 // np.maximum(count, 1), 0))
+    totals = S[:, L.SCORES:L.SCORES + 4]
+    cols += [totals[rows, (first + k) % 4] for k in range(4)]
+    cols.append(stats[:, SN.S_PAIRS_DOUBLED] + stats[:, SN.S_PAIRS_REDOUBLED])
+    top2 = np.sort(totals, axis=1)[:, -2:]
+    margin = top2[:, 1] - top2[:, 0]
+    cols.append(margin)
+    cols.append(margin <= CLOSE_MATCH_POINTS)
+    return np.stack([np.asarray(c, dtype=np.int64) for c in cols], axis=1)

@@ -110,3 +110,70 @@ def deal_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
     cols.append(margin)
     cols.append(played & (margin <= CLOSE_POINTS))
     return np.stack([np.asarray(c, dtype=np.int64) for c in cols], axis=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole games (a study with ``games``): per game, from its end state and summed statistics
+# ---------------------------------------------------------------------------------------------
+CLOSE_GAME_POINTS = 50  # a game whose top two sides' final scores are at most this apart
+
+
+def first_dealers(S: np.ndarray, rules) -> np.ndarray:
+    """The first dealer of each game in ``S`` (D1: the rules' seat, or the draw that
+    ``engine_nb.init_game`` makes from the game's seeded generator)."""
+    from cardsim.debertz.measures_nb import drawn_first_dealers
+
+    if rules.first_dealer != "random":
+        return np.full(S.shape[0], rules.first_dealer, dtype=np.int64)
+    out = np.empty(S.shape[0], dtype=np.int64)
+    drawn_first_dealers(S[:, L.SEED].copy(), S[:, L.GAME_ID].copy(), rules.players, out)
+    return out
+
+
+def game_measure_specs(rules) -> list[tuple[str, int, str, str]]:
+    """(name, scale, kind, description) of every whole-game measure (``game_measures``);
+    positions count from the game's first dealer."""
+    if rules.teams:
+        wins = [("win_first_side", "the side of the seat after the first dealer won the game"),
+                ("win_dealer_side", "the first dealer's side won the game")]
+    else:
+        wins = [(f"win_hand{k}", f"the seat {k} after the first dealer won the game")
+                for k in range(1, rules.players)]
+        wins.append(("win_dealer", "the first dealer won the game"))
+    specs = [(name, 1, "rate", text) for name, text in wins]
+    specs += [
+        ("first_hand_win_edge", rules.sides - 1, "rate",
+         "win share of the side after the first dealer minus the mean of the other sides"),
+        ("game_deals", 1, "count", "deals in the game, void ones included (game length)"),
+        ("game_bytes", 1, "count", "bytes in the game (D9.2)"),
+        ("game_void_deals", 1, "count", "void deals in the game (D3.2, D4)"),
+        ("debertz_win", 1, "rate", "the game was won by a debertz (D6.5)"),
+        ("points_ending", 1, "rate", "the game ended in mid-deal (D11, end_mode points)"),
+        ("game_margin", 1, "points", "final score of the winner minus the best other side"),
+        ("close_game", 1, "rate", f"the top two final scores at most {CLOSE_GAME_POINTS} "
+                                  f"apart"),
+    ]
+    return specs
+
+
+def game_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
+    """(n, len(game_measure_specs(rules))) int64 units of every measure of the finished
+    games in ``S`` with their statistics rows summed over the game's deals."""
+    players, sides = rules.players, rules.sides
+    side = (lambda seat: seat % 2) if rules.teams else (lambda seat: seat)
+    first = first_dealers(S, rules)
+    winner = S[:, L.WINNER]
+    hands = [1, players] if rules.teams else list(range(1, players + 1))
+    cols = [winner == side((first + k) % players) for k in hands]
+    won_first = winner == side((first + 1) % players)
+    cols.append(sides * won_first.astype(np.int64) - 1)  # (sides-1)*w - (1 - w)
+    cols.append(stats[:, SN.S_DEALS])
+    cols.append(stats[:, SN.S_BYTE])
+    cols.append(stats[:, SN.S_VOID])
+    cols.append(stats[:, SN.S_DEBERTZ] > 0)
+    cols.append(stats[:, SN.S_POINTS_END] > 0)
+    top2 = np.sort(S[:, L.SCORES:L.SCORES + sides], axis=1)[:, -2:]
+    margin = top2[:, 1] - top2[:, 0]
+    cols.append(margin)
+    cols.append(margin <= CLOSE_GAME_POINTS)
+    return np.stack([np.asarray(c, dtype=np.int64) for c in cols], axis=1)

@@ -44,7 +44,7 @@ def test_debertz_convention_that_cannot_matter_shows_no_effect(capsys, tmp_path)
                  "random", "--no-skill", "--deals", "60", "--out", str(tmp_path), "--json"])
     assert code == 0
     r = json.loads(capsys.readouterr().out)
-    assert r["deals"] == 60 and len(r["variants"]) == 2
+    assert r["items"] == 60 and r["unit"] == "deals" and len(r["variants"]) == 2
     assert not any(row["significant"] for row in r["ranked"])
     assert all(row["difference"] == 0 for row in r["ranked"])
     assert (Path(r["run_dir"]) / "plots" / "byte.png").is_file()
@@ -81,7 +81,7 @@ def test_debertz_study_statistics_equal_per_deal_values_and_resume(tmp_path):
     for name in ("effects.csv", "results.csv", "table.txt", "plots/effects.png"):
         assert (run_dir / name).is_file()
     # a lost chunk is played again on resume, and the result is the same
-    (run_dir / "chunks" / "deals-40-80.npz").unlink()
+    (run_dir / "chunks" / "items-40-80.npz").unlink()
     again = resume_run(run_dir)[1]
     assert again["measures"] == result["measures"]
 
@@ -101,6 +101,29 @@ def test_barbu_study_runs_with_skill_margin(tmp_path):
                                                       "no_hearts", "no_king", "trumps",
                                                       "domino"))
     assert contracts == pytest.approx(1.0)
+
+
+def test_debertz_whole_game_study_measures_game_length(capsys, tmp_path):
+    # whole games to 101: the byte penalty changes the scores, so the length of the games
+    code = main(["study", "debertz", "--rule", "byte_penalty=100,0", "--rule", "target=101",
+                 "--agents", "random", "--skill", "heuristic", "random", "--games", "30",
+                 "--out", str(tmp_path), "--json"])
+    assert code == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["unit"] == "games" and r["items"] == 30
+    names = {m["name"]: m for m in r["measures"]}
+    assert names["game_deals"]["variants"][0]["mean"] >= 1
+    wins = sum(names[k]["variants"][0]["mean"] for k in ("win_hand1", "win_dealer"))
+    assert wins == pytest.approx(1.0)
+    assert names["skill_win_margin"]["variants"][0]["mean"] > 0
+
+
+def test_barbu_whole_match_measures_split_shared_wins():
+    s = Study("barbu", {}, {"trumps_must_ruff": [True, False]}, agents=["random"],
+              skill=None, deals=None, games_count=2)
+    units = s.play_chunk(0, 2)
+    wins = units[:, :, :4].sum(axis=2)  # the four positions' win shares, in 1/12
+    assert (wins == 12).all()
 
 
 @pytest.mark.parametrize("rule, words", [
