@@ -19,6 +19,10 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
                      per side (simulations)
     history/         hand records per chunk (simulations with history: true)
 
+A study (``kind: study``, experiments.study) keeps per chunk its sums per variant and measure
+(``chunks/items-LO-HI.npz``), writes ``effects.csv`` (the paired differences, ranked),
+``results.csv`` (every variant's means), a plot per measure and ``plots/effects.png``.
+
 ``cardsim run --resume DIR`` plays only the chunks that are missing (or damaged); finished
 chunks are never replayed, and the result equals that of an uninterrupted run. It refuses a
 config.yaml that differs from what the finished chunks were made with (seed, rules, agents,
