@@ -20,7 +20,9 @@ depend on chunking, threads or resuming.
 
 Deals are played one per item (hands mode): each Debertz deal is the first of a fresh game
 (its dealer drawn), each Barbu deal a deal of a match with its declarer's earlier contracts
-drawn (``cardsim.barbu.simulate_nb``).
+drawn (``cardsim.barbu.simulate_nb``). With ``games`` the items are whole games (Barbu:
+matches) instead, paired by game, with the game-level measures (game length, wins by
+position, final margins; the skill margin in games won).
 """
 
 from __future__ import annotations

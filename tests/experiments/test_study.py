@@ -10,7 +10,7 @@ import yaml
 
 from experiments.cli import main
 from experiments.config import config_from_dict, load_config, study_of
-from experiments.run import resume_run, start_config
+from experiments.run import resume_run, start_config, start_run
 from experiments.stats import mean_ci
 from experiments.study import Study
 
@@ -155,8 +155,24 @@ def test_study_config_keys_are_checked():
     assert _study_config(skill=None).skill == ["heuristic", "random"]
 
 
+def test_there_are_ready_studies_of_both_games():
+    names = [p.name for p in STUDIES]
+    assert any(n.startswith("debertz") for n in names)
+    assert any(n.startswith("barbu") for n in names)
+
+
 @pytest.mark.parametrize("path", STUDIES, ids=lambda p: p.name)
-def test_ready_studies_are_valid(path):
+def test_ready_study_runs_on_a_small_budget(path, tmp_path):
     cfg = load_config(path)
     assert cfg.kind == "study" and cfg.vary
-    assert yaml.safe_load(path.read_text())["name"] == cfg.name
+    data = cfg.to_dict()
+    for key, small in (("deals", 14), ("games", 2)):
+        if data[key] is not None:
+            data[key] = small
+    data["chunk"] = 7
+    small = tmp_path / path.name
+    small.write_text(yaml.safe_dump(data))
+    run_dir, result = start_run(small, tmp_path / "runs")
+    assert result["items"] == data["deals"] or result["items"] == data["games"]
+    assert (run_dir / "plots" / "effects.png").is_file() or not any(
+        r["effect_size"] is not None for r in result["ranked"])
