@@ -360,21 +360,26 @@ def _normal_quantile(p: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # what a person reads
 # ---------------------------------------------------------------------------------------------
+def _fixed(x: float, decimals: int, sign: str = "") -> str:
+    """``x`` with ``decimals`` decimals, or 2 significant digits when that would show 0."""
+    if x != 0 and abs(x) < 0.5 * 10 ** -decimals:
+        return f"{x:{sign}.2g}"
+    return f"{x:{sign}.{decimals}f}"
+
+
 def fmt_value(x, kind: str, signed: bool = False) -> str:
-    """A mean or difference: rates in percent, points with two decimals."""
+    """A mean or difference: rates in percent, points with two decimals, counts with three."""
     if x is None:
         return "-"
     sign = "+" if signed else ""
     if kind == "rate":
-        return f"{100 * x:{sign}.2f}%"
-    return f"{x:{sign}.2f}" if kind == "points" else f"{x:{sign}.3f}"
+        return _fixed(100 * x, 2, sign) + "%"
+    return _fixed(x, 2 if kind == "points" else 3, sign)
 
 
 def fmt_half(x, kind: str) -> str:
-    if x is None:
-        return "-"
-    return f"{100 * x:.2f}%" if kind == "rate" else (f"{x:.2f}" if kind == "points"
-                                                       else f"{x:.3f}")
+    """The half-width of an interval, as ``fmt_value`` writes its value."""
+    return "-" if x is None else fmt_value(x, kind)
 
 
 def summary_lines(result: dict, top: int = 12) -> list[str]:
