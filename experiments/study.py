@@ -396,11 +396,16 @@ def summary_lines(result: dict, top: int = 12) -> list[str]:
         lines.append(f"{r['variant']}: {r['measure']} {fmt_value(r['baseline_mean'], k)} -> "
                      f"{fmt_value(r['variant_mean'], k)} "
                      f"({fmt_value(r['difference'], k, True)} ± {fmt_half(r['ci95'], k)}, "
-                     f"effect {r['effect_size']:+.3f} sd){strong}")
+                     f"effect {_effect(r['effect_size'])}){strong}")
     if len(rows) > top:
         lines.append(f"... and {len(rows) - top} more significant differences "
                      f"(effects.csv)")
     return lines
+
+
+def _effect(x) -> str:
+    # None: the measure does not vary within either variant, yet differs between them
+    return "- (no spread)" if x is None else f"{x:+.3f} sd"
 
 
 def format_table(result: dict, top: int = 25) -> str:
