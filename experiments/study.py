@@ -302,7 +302,9 @@ class Study:
                        "variant_mean": per_variant[v]["mean"], "difference": diff,
                        "ci95": half, "z": z, "effect_size": effect,
                        "significant": half is not None and abs(diff) > half,
-                       "significant_all": z is not None and abs(z) > z_all}
+                       # no spread in the differences: exact, whatever the level
+                       "significant_all": (abs(z) > z_all if z is not None
+                                           else half == 0 and diff != 0)}
                 diffs.append(row)
                 ranked.append(row)
             measures.append({**spec, "variants": per_variant, "differences": diffs})
