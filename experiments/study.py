@@ -468,13 +468,22 @@ def study_plots(run_dir, result: dict) -> None:
     legend = "\n".join(f"V{i}: {v['variant']}" for i, v in enumerate(result["variants"]))
     for m in result["measures"]:
         scale = 100.0 if m["kind"] == "rate" else 1.0
+        unit = " (% of items)" if m["kind"] == "rate" else ""
         means = [(v["mean"] or 0.0) * scale for v in m["variants"]]
         halves = [(v["ci95"] or 0.0) * scale for v in m["variants"]]
-        fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.6))
-        ax.bar(labels, means, yerr=halves, capsize=4, color="#7aa6c2")
-        ax.set_ylabel(f"{m['name']}" + (" (% of deals)" if m["kind"] == "rate" else ""))
-        ax.set_title(f"{result['game']}: {m['name']} (95% intervals)", fontsize=10)
-        ax.text(1.02, 0.5, legend, transform=ax.transAxes, fontsize=7, va="center")
+        fig, (left, right) = plt.subplots(1, 2, figsize=(max(7.0, 1.6 * len(labels) + 4), 3.4))
+        left.errorbar(labels, means, yerr=halves, fmt="o", capsize=5, color="#2a6f97")
+        left.set_ylabel(m["name"] + unit)
+        left.set_title("each variant (95% interval)", fontsize=9)
+        left.margins(x=0.3)
+        diffs = [0.0] + [(d["difference"] or 0.0) * scale for d in m["differences"]]
+        dhalves = [0.0] + [(d["ci95"] or 0.0) * scale for d in m["differences"]]
+        right.errorbar(labels, diffs, yerr=dhalves, fmt="o", capsize=5, color="#c0504d")
+        right.axhline(0, color="grey", lw=0.8)
+        right.set_title("difference from V0, paired by item (95%)", fontsize=9)
+        right.margins(x=0.3)
+        fig.suptitle(f"{result['game']}: {m['name']}", fontsize=10)
+        right.text(1.04, 0.5, legend, transform=right.transAxes, fontsize=7, va="center")
         save_png(fig, folder / f"{m['name']}.png")
         plt.close(fig)
     rows = [r for r in result["ranked"] if r["effect_size"] is not None][:20][::-1]
