@@ -31,6 +31,7 @@ import itertools
 import json
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -116,6 +117,8 @@ class StudyTally:
                    (d * d).sum(axis=0))
 
     def to_arrays(self) -> dict:
+        """The arrays of a chunk file (``chunks/items-LO-HI.npz``), read back by
+        ``from_arrays``."""
         return {"format": np.array(FORMAT), "lo": np.array(self.lo), "hi": np.array(self.hi),
                 "sums": self.sums, "squares": self.squares, "dsums": self.dsums,
                 "dsquares": self.dsquares}
@@ -210,6 +213,7 @@ class Study:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """(variants, measures): the shape of a chunk's sums."""
         return len(self.labels), len(self.measures)
 
     def chunks(self, chunk: int = CHUNK):
@@ -248,9 +252,11 @@ class Study:
         return out
 
     def tally(self, lo: int, hi: int, units: np.ndarray) -> StudyTally:
+        """The sums of items lo..hi-1 from their units (``play_chunk``)."""
         return StudyTally.from_units(lo, hi, units)
 
     def add(self, t: StudyTally) -> None:
+        """Merge a chunk's tally (chunks may come in any order, to the same result)."""
         V, M = self.shape
         n = t.hi - t.lo
         for v in range(V):
@@ -334,9 +340,7 @@ class Study:
         return out
 
 
-def _frac(x, scale: int):
-    from fractions import Fraction
-
+def _frac(x, scale: int) -> Fraction:
     return Fraction(int(x), int(scale))
 
 
@@ -510,6 +514,7 @@ def study_plots(run_dir, result: dict) -> None:
 
 
 def effects_csv(result: dict) -> str:
+    """``effects.csv``: every paired difference from the baseline, ranked by effect size."""
     import csv
     import io
 
@@ -526,6 +531,8 @@ def effects_csv(result: dict) -> str:
 
 
 def variants_csv(result: dict) -> str:
+    """``results.csv``: every variant's mean, 95% half-width and standard deviation per
+    measure."""
     import csv
     import io
 
