@@ -111,6 +111,22 @@ class RulesBase:
         return cls(**values)
 
     @classmethod
+    def check_value(cls, name: str, value) -> None:
+        """Raise ``InvalidConfigError`` naming the allowed values unless ``value`` is one
+        that convention ``name`` allows (1/0 stand for true/false, as on the command line).
+        Rules studies check every value of a varied convention with it."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        if name not in fields:
+            raise InvalidConfigError(
+                f"unknown {cls.GAME} rule {name!r}; known rules: {', '.join(fields)}")
+        f = fields[name]
+        if isinstance(f.default, bool) and type(value) is int and value in (0, 1):
+            value = bool(value)
+        if not _is_allowed(f, value):
+            raise InvalidConfigError(f"{cls.GAME} rule {name!r} has invalid value {value!r}; "
+                                     f"allowed: {_allowed_text(f)}")
+
+    @classmethod
     def parse_value(cls, name: str, text: str):
         """Convert the text of a command-line override ``NAME=VALUE`` to the field's type."""
         fields = {f.name: f for f in dataclasses.fields(cls)}

@@ -64,22 +64,9 @@ def parse_rule_values(game: str, text: str) -> tuple[str, list]:
 
 
 def check_value(game: str, name: str, value) -> None:
-    """An error naming the allowed values when ``value`` is not one of convention ``name``."""
-    import dataclasses
-
-    from cardsim.rules import _allowed_text, _is_allowed
-
-    cls = games.get(game).rules_cls
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    if name not in fields:
-        raise InvalidConfigError(f"unknown {game} rule {name!r}; known rules: "
-                                 f"{', '.join(fields)}")
-    f = fields[name]
-    if isinstance(f.default, bool) and type(value) is int and value in (0, 1):
-        value = bool(value)
-    if not _is_allowed(f, value):
-        raise InvalidConfigError(f"{game} rule {name!r} has invalid value {value!r}; "
-                                 f"allowed: {_allowed_text(f)}")
+    """An error naming the allowed values when ``value`` is not one of convention ``name``
+    (``RulesBase.check_value``)."""
+    games.get(game).rules_cls.check_value(name, value)
 
 
 def _text(value) -> str:
