@@ -88,7 +88,7 @@ BASE = {"name": "t", "kind": "tournament", "game": "debertz", "agents": ["random
     ({"threads": "two"}, "'threads'"),
     ({"duplicate": "yes"}, "'duplicate' must be true or false"),
     ({"name": "a/b"}, "'name'"),
-    ({"kind": "simulate", "per_deal": True}, "'per_deal' is read by tournament runs only"),
+    ({"kind": "simulate", "per_deal": True}, "'per_deal' is read by tournament and study runs only"),
     ({"per_deal": 1}, "'per_deal' must be true or false"),
 ])
 def test_config_errors_name_the_key(change, words):
