@@ -176,3 +176,16 @@ def test_ready_study_runs_on_a_small_budget(path, tmp_path):
     assert result["items"] == data["deals"] or result["items"] == data["games"]
     assert (run_dir / "plots" / "effects.png").is_file() or not any(
         r["effect_size"] is not None for r in result["ranked"])
+
+
+def test_debertz_first_dealers_are_the_engines_draws():
+    from cardsim.debertz import layout as L
+    from cardsim.debertz.engine_nb import init_game
+    from cardsim.debertz.measures import first_dealers
+    from cardsim.debertz.rules import DebertzRules
+
+    rules = DebertzRules(players=3)
+    S = np.zeros((40, L.STATE_WIDTH), dtype=np.int64)
+    for i in range(40):
+        init_game(S[i], rules.pack(), 7, i)
+    assert (first_dealers(S, rules) == S[:, L.DEALER]).all()
