@@ -20,7 +20,8 @@ import importlib.util
 import inspect
 import os
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from agents.base import Agent
 from cardsim.errors import InvalidConfigError, MissingDependencyError
@@ -148,6 +149,10 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
+    if name == "pimc" and "beliefs" in options:  # pimc drawing deals by a belief network
+        from agents.belief_pimc import BeliefPIMC
+
+        return _labelled(BeliefPIMC(game, options), label, spec)
     return _labelled(cls(game=game, options=options), label, spec)
 
 

@@ -21,8 +21,8 @@ from agents.neural.checkpoint import check_rules, load_checkpoint
 from agents.neural.network import masked
 from agents.neural.shipped import checkpoint_path
 from cardsim import games
-from cardsim.games import GAMES
 from cardsim.errors import InvalidConfigError
+from cardsim.games import GAMES
 
 
 class NeuralAgent(Agent):
@@ -49,6 +49,9 @@ class NeuralAgent(Agent):
                 raise InvalidConfigError("agent 'neural' needs checkpoint=PATH (a file "
                                          "written by cardsim train)")
             self._data = load_checkpoint(checkpoint_path(path), game=game)
+            if self._data.get("algorithm") == "beliefs":
+                raise InvalidConfigError(f"checkpoint {path} is a belief network, which does "
+                                         f"not play: seat it as pimc:beliefs={path}")
             net = self._data["net"]
             self.path = path
             self._label = label or f"neural:{path}"

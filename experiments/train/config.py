@@ -41,7 +41,8 @@ from experiments.config import yaml_problem
 # each algorithm: its module, learner class and arguments dataclass
 ALGORITHMS = {"dmc": ("experiments.train.dmc", "DMC", "DMCArgs"),
               "ppo": ("experiments.train.ppo", "PPO", "PPOArgs"),
-              "distill": ("experiments.train.distill", "Distill", "DistillArgs")}
+              "distill": ("experiments.train.distill", "Distill", "DistillArgs"),
+              "beliefs": ("experiments.train.beliefs", "BeliefTraining", "BeliefArgs")}
 DEVICES = ("cpu", "cuda")
 
 
@@ -72,7 +73,7 @@ class TrainConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def with_ray(self, options: dict) -> "TrainConfig":
+    def with_ray(self, options: dict) -> TrainConfig:
         """This config trained with Ray's actors, ``options`` (address) over its own."""
         out = dataclasses.replace(self, executor="ray", ray={**(self.ray or {}), **options})
         _check_executor(out)
@@ -204,6 +205,17 @@ def _validate(data: Any) -> TrainConfig:
             search_agent(cfg.game, cfg.args.get("search", ""))
         except InvalidConfigError as e:
             raise InvalidConfigError(f"distill argument 'search': {e}") from None
+    if cfg.algorithm == "beliefs":
+        from experiments.train.beliefs import behaviour_agent
+
+        try:
+            behaviour_agent(cfg.game, cfg.args.get("behaviour", "heuristic"))
+        except InvalidConfigError as e:
+            raise InvalidConfigError(f"beliefs argument 'behaviour': {e}") from None
+        if cfg.eval_opponents:
+            raise InvalidConfigError("a belief network does not play: config key "
+                                     "'eval_opponents' must be [] with algorithm beliefs "
+                                     "(measure it as pimc:beliefs=RUN_DIR in a tournament)")
     _check_executor(cfg)
     rules = cfg.make_rules()
     from agents.registry import make_agent
@@ -254,7 +266,8 @@ def _check_executor(cfg: TrainConfig) -> None:
     check_executor_keys(cfg.executor, cfg.ray)
     if cfg.executor == "ray" and cfg.algorithm != "dmc":
         why = {"ppo": "learns on-policy from its own rollouts",
-               "distill": "labels the positions where its batch plays them"}[cfg.algorithm]
+               "distill": "labels the positions where its batch plays them",
+               "beliefs": "watches the positions where its batch plays them"}[cfg.algorithm]
         raise InvalidConfigError(f"executor ray trains with dmc's actor/learner split; "
                                  f"{cfg.algorithm} {why} and trains locally (allowed with "
                                  f"ray: dmc)")

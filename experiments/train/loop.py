@@ -38,14 +38,28 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
+from agents.neural.checkpoint import (
+    checkpoint_bytes,
+    load_checkpoint,
+    observation_spec_hash,
+)
 from agents.neural.network import ActionHeadNet
 from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
 from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
 from experiments.plots import pyplot, save_png
-from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
-from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
+from experiments.rundir import (
+    check_out_parent,
+    config_to_resume,
+    create_run_dir,
+    run_meta,
+)
+from experiments.train.config import (
+    TrainConfig,
+    config_from_dict,
+    load_config,
+    read_yaml,
+)
 
 
 def start_training(config_path, out_parent="runs", progress: bool = False,
@@ -171,7 +185,9 @@ class Trainer:
         self.rules = cfg.make_rules()
         kit = games.get(cfg.game)
         algo_cls = algorithm_class(cfg.algorithm)
-        self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden,
+        outputs = (algo_cls.output_size(cfg.game) if hasattr(algo_cls, "output_size")
+                   else kit.num_actions)  # a belief network has its own outputs
+        self.net = ActionHeadNet(kit.obs_size, outputs, cfg.hidden,
                                  value_head=algo_cls.value_head).to(device)
         if cfg.init is not None:  # the starting weights (a resumed run then loads its own)
             from experiments.train.config import init_network
@@ -384,9 +400,9 @@ class Trainer:
 
 
 def format_summary(s: dict) -> str:
-    lines = [f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
+    lines = [(f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
              f"decisions ({s['decisions_per_s'] or 0:,.0f}/s), {s['samples']:,} samples, "
-             f"{s['updates']:,} updates"]
+             f"{s['updates']:,} updates")]
     for opponent, e in (s["eval"] or {}).items():
         lines.append(f"network - {opponent}: {e['difference']:+.2f} points per deal "
                      f"(95% interval +-{e['ci95']:.2f})")
