@@ -82,6 +82,9 @@ class BeliefPIMC(Agent):
         self.beliefs.check_rules(rules)
 
     def act(self, observations, legal_masks) -> np.ndarray:
+        """Actions for the table's batch: the beliefs of every observation in one forward,
+        then the compiled search of each game's engine row (``legal_masks`` is not needed:
+        the search only ever returns a legal action)."""
         from agents.belief_pimc_nb import belief_actions
 
         engine = getattr(observations, "engine", None)

@@ -181,6 +181,8 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, rng, actions,
                        counter, n_blocks):
+    """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
+    each row's action into ``actions``."""
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)

@@ -87,6 +87,8 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``cardsim`` command line's argument parser: one subcommand per job (simulate, bench,
+    tournament, run, train, rules, agents), each with its options and help."""
     p = _Parser(prog="cardsim", description="Simulate, benchmark and compare agents in "
                                             "Debertz and Barbu.")
     p.add_argument("--version", action="version", version=f"cardsim {_version()}")
@@ -208,6 +210,11 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
+    """The rules of ``game`` from the command line's options: ``--players``, ``--teams`` (which
+    implies 4 players) and the ``--rule key=value`` pairs of ``overrides``. Raises
+    ``InvalidConfigError`` when an option does not apply to the game, when
+    ``--players``/``--teams`` and a ``--rule`` set the same convention, or for an invalid
+    convention."""
     from cardsim import games
     from cardsim.errors import InvalidConfigError
 
@@ -231,6 +238,8 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
 
 
 def run(args) -> int:
+    """Carry out the parsed command ``args``: print its result (text, or JSON with ``--json``) and
+    return the exit status (0). Errors propagate to ``main``."""
     if getattr(args, "threads", 1) > (os.cpu_count() or 1):
         # numba fixes its thread pool size on import; allow what was asked for
         os.environ.setdefault("NUMBA_NUM_THREADS", str(args.threads))
@@ -309,6 +318,9 @@ def _version() -> str:
 
 
 def main(argv=None) -> int:
+    """The ``cardsim`` console script: parse ``argv`` (None: ``sys.argv``) and run the command.
+    Returns the exit status: 0 on success, 2 for a usage or cardsim error (printed as one line; a
+    traceback with ``--debug``), 1 when the output pipe closed, 130 on an interrupt."""
     from cardsim.errors import CardsimError
 
     args = None

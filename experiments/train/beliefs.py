@@ -42,6 +42,7 @@ class BeliefArgs:
     max_grad_norm: float = 40.0     # gradient norm clip
 
     def check(self) -> None:
+        """Refuse values out of range, naming the argument and what is allowed."""
         if not self.learning_rate > 0:
             raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
         if self.batch_size < 1:
@@ -78,15 +79,18 @@ class BeliefTraining:
 
     @staticmethod
     def output_size(game: str) -> int:
+        """The network's outputs: a logit per card and place."""
         from agents.neural.beliefs import output_size
 
         return output_size(game)
 
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
+        """Nothing is kept per decision besides what the episode buffer holds."""
         return ()
 
     def behaviour(self, game: str):
+        """The compiled agent that plays the watched seats (made once per game)."""
         if game not in self._agents:
             self._agents[game] = behaviour_agent(game, self.args.behaviour)
         return self._agents[game]

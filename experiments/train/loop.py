@@ -38,28 +38,14 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.neural.checkpoint import (
-    checkpoint_bytes,
-    load_checkpoint,
-    observation_spec_hash,
-)
+from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
 from agents.neural.network import ActionHeadNet
 from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
 from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
 from experiments.plots import pyplot, save_png
-from experiments.rundir import (
-    check_out_parent,
-    config_to_resume,
-    create_run_dir,
-    run_meta,
-)
-from experiments.train.config import (
-    TrainConfig,
-    config_from_dict,
-    load_config,
-    read_yaml,
-)
+from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
+from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
 
 
 def start_training(config_path, out_parent="runs", progress: bool = False,
@@ -218,6 +204,9 @@ class Trainer:
 
     # --- checkpoints ----------------------------------------------------------------------
     def restore(self, path: Path) -> None:
+        """Load the checkpoint ``path`` of this run: network, optimizer, counters and metrics (and
+        the weights the Ray actors played with), then write the reports again. Raises
+        ``CheckpointError`` when the checkpoint is of another algorithm or network."""
         data = load_checkpoint(path, game=self.cfg.game, rules=self.rules)
         training = data.get("training") or {}
         if data["algorithm"] != self.cfg.algorithm or "optimizer" not in training:
@@ -253,6 +242,9 @@ class Trainer:
 
     # --- the loop -------------------------------------------------------------------------
     def run(self, progress: bool = False) -> dict:
+        """Train until ``iterations`` of the config are done (from where a restored run stopped),
+        with a progress bar when ``progress``; the Ray actors, if any, are stopped even on an
+        error. Returns ``summary()``."""
         cfg = self.cfg
         if self.actors is not None and self.iteration < cfg.iterations:
             weights, at = self._actor_weights or (None, None)
@@ -390,6 +382,9 @@ class Trainer:
             write_learning_curve(self.run_dir, self.cfg, self.metrics)
 
     def summary(self) -> dict:
+        """What the run did: its directory, algorithm, iterations, counts (decisions, samples,
+        updates, seconds), decisions per second, the latest checkpoint's path and the last
+        evaluation."""
         last_eval = next((m["eval"] for m in reversed(self.metrics) if "eval" in m), None)
         return {"run": str(self.run_dir), "algorithm": self.cfg.algorithm,
                 "iterations": self.iteration, **self.counts,
@@ -400,9 +395,11 @@ class Trainer:
 
 
 def format_summary(s: dict) -> str:
-    lines = [(f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
+    """``Trainer.summary``'s dict as the lines the command line prints: the counts and rate, each
+    evaluation's difference in points per deal with its 95% interval, the checkpoint."""
+    lines = [f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
              f"decisions ({s['decisions_per_s'] or 0:,.0f}/s), {s['samples']:,} samples, "
-             f"{s['updates']:,} updates")]
+             f"{s['updates']:,} updates"]
     for opponent, e in (s["eval"] or {}).items():
         lines.append(f"network - {opponent}: {e['difference']:+.2f} points per deal "
                      f"(95% interval +-{e['ci95']:.2f})")
