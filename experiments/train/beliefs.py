@@ -97,9 +97,9 @@ class BeliefTraining:
 
     def warm_up(self, batch, step) -> None:
         """Compile the behaviour agent's decisions before the iteration is timed."""
-        self._act(batch, np.random.default_rng(0))
+        self._act(batch)
 
-    def _act(self, batch, rng_unused) -> np.ndarray:
+    def _act(self, batch) -> np.ndarray:
         from cardsim import table_nb
 
         agent = self.behaviour(batch.game)
@@ -130,7 +130,7 @@ class BeliefTraining:
             if waiting >= self.args.batch_size:
                 self._learn(obs, places, losses, uniform)
                 obs, places, waiting = [], [], 0
-            step = batch.step(self._act(batch, rng))
+            step = batch.step(self._act(batch))
         if waiting:
             self._learn(obs, places, losses, uniform)
         n = sum(k for _, k in losses)

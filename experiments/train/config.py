@@ -221,10 +221,11 @@ def _validate(data: Any) -> TrainConfig:
             behaviour_agent(cfg.game, cfg.args.get("behaviour", "heuristic"))
         except InvalidConfigError as e:
             raise InvalidConfigError(f"beliefs argument 'behaviour': {e}") from None
-        if cfg.eval_opponents:
-            raise InvalidConfigError("a belief network does not play: config key "
-                                     "'eval_opponents' must be [] with algorithm beliefs "
-                                     "(measure it as pimc:beliefs=RUN_DIR in a tournament)")
+        if cfg.eval_opponents or cfg.pool_share:
+            raise InvalidConfigError("a belief network does not play: config keys "
+                                     "'eval_opponents' must be [] and 'pool_share' 0 with "
+                                     "algorithm beliefs (measure it as pimc:beliefs=RUN_DIR in "
+                                     "a tournament)")
     _check_executor(cfg)
     rules = cfg.make_rules()
     from agents.registry import make_agent
