@@ -291,6 +291,8 @@ def _card_text(view: dict) -> list[str]:
     trick = " ".join(f"{s}:{c}" for s, c in view["trick"]) or "-"
     lines.append(f"  trick: {trick}")
     lines.append("  " + "; ".join(view["lines"]))
+    lines.append("  taken: " + ", ".join(f"seat {s['seat']} {s['tricks']} tricks "
+                                          f"{s['points']} points" for s in view["seats"]))
     lines.append("  scores: " + ", ".join(f"{n} {v}" for n, v in zip(view["side_names"],
                                                                      view["scores"])))
     return lines
@@ -311,8 +313,9 @@ def play_terminal(game: str, rules, agents: list, seat: int, seed: int = 0,
 
     def show(event: dict) -> None:
         if event["kind"] == "move":
-            who = "you" if event["seat"] == seat else f"seat {event['seat']}"
-            print(f"{who} ({labels[event['seat']]}): {event['name']}", file=out)
+            who = "you" if event["seat"] == seat else \
+                f"seat {event['seat']} ({labels[event['seat']]})"
+            print(f"{who}: {event['name']}", file=out)
             if delay:
                 out.flush()
                 time.sleep(delay)
