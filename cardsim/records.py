@@ -84,3 +84,17 @@ def require(rec: dict, name: str, kind, where: str = "record"):
     if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int,))):
         raise HandRecordError(f"{where}: field {name!r} has invalid value {value!r}")
     return value
+
+
+def watch_steps(game, on_step) -> None:
+    """Make ``game.step`` (a game class of the game face) report every action it applies:
+    ``on_step(row_before, action_id, row_after)`` with copies of the state row. A replay
+    given ``on_step`` calls this, so that a viewer can step through a recorded deal."""
+    step = game.step
+
+    def stepped(action, i: int = 0):
+        before = game.state[i].copy()
+        step(action, i)
+        on_step(before, int(game.parse_action(action)), game.state[i].copy())
+
+    game.step = stepped
