@@ -36,8 +36,10 @@ class Roots:
         for k, d in enumerate(records, 1):
             self.roots[f"records{k}" if k > 1 else "records"] = Path(d)
 
-    def resolve(self, root: str, rel: str, limit: int = MAX_RECORD_BYTES) -> Path:
-        """The file ``rel`` under root ``root``, checked (see the module doc string)."""
+    def resolve(self, root: str, rel: str, limit: int | None = None) -> Path:
+        """The file ``rel`` under root ``root``, checked (see the module doc string); files
+        over ``limit`` bytes (default ``MAX_RECORD_BYTES``) are refused."""
+        limit = MAX_RECORD_BYTES if limit is None else limit
         if root not in self.roots:
             raise FileRefused(f"no directory named {root!r}; directories: "
                               f"{', '.join(self.roots) or 'none'}")
