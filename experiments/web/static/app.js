@@ -140,6 +140,7 @@ async function receive(state) {
   }
   BUSY = false;
   drawTable(state.view, state.seat, false);
+  if (state.view.deal_over) await drawSheet();
   document.body.dataset.ready = "1";
 }
 
@@ -259,7 +260,6 @@ function drawTable(view, mySeat, busy) {
   end.hidden = !(view.deal_over && !busy);
   $("next-deal").hidden = view.game_over;
   $("compare").hidden = !(GAME && GAME.duplicate);
-  if (view.deal_over && !busy) drawSheet();
 }
 
 async function act(id) {
@@ -316,6 +316,15 @@ async function drawSheet() {
 }
 
 // --- analysis ---------------------------------------------------------------------------
+function checkpointFor(sel, game) {
+  // a network of the game being analysed (shipped names start with the game's name)
+  if (!sel.value.startsWith(game)) {
+    const o = [...sel.options].find((x) => x.value.startsWith(game));
+    if (o) sel.value = o.value;
+  }
+  return sel.value || null;
+}
+
 function paintValues(r, handEl, actionsEl, played) {
   handEl.querySelectorAll(".value").forEach((x) => x.remove());
   actionsEl.querySelectorAll(".action-value").forEach((x) => x.remove());
@@ -342,7 +351,7 @@ document.querySelectorAll("#analysis-bar button.analyse").forEach((b) => b.addEv
   $("analysis-note").textContent = "computing\u2026";
   try {
     const r = await api("POST", "/api/games/" + GAME.id + "/analyse",
-      { method: b.dataset.method, samples: 8, checkpoint: $("checkpoint").value || null });
+      { method: b.dataset.method, samples: 8, checkpoint: checkpointFor($("checkpoint"), GAME.view.game) });
     paintValues(r, $("hand"), $("actions"), null);
     $("analysis-note").textContent = r.method + (r.best ? ": best " + r.best : "") + (r.note ? " (" + r.note + ")" : "");
     $("analysis-note").dataset.done = r.method;
@@ -436,7 +445,7 @@ document.querySelectorAll("button.ranalyse").forEach((b) => b.addEventListener("
   try {
     const r = await api("POST", "/api/replay/analyse", {
       root: REPLAY.root, path: REPLAY.path, deal: REPLAY.deal, step: +$("step").value,
-      method: b.dataset.method, samples: 8, checkpoint: $("rcheckpoint").value || null });
+      method: b.dataset.method, samples: 8, checkpoint: checkpointFor($("rcheckpoint"), REPLAY.game) });
     const k = +$("step").value;
     const turn = REPLAY.steps[k].view.turn;
     const seatEl = document.querySelector('#replay-seats .seat[data-seat="' + turn + '"] .hand') || document.createElement("div");
