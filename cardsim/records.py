@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from cardsim.errors import HandRecordError
 
@@ -23,7 +23,7 @@ class RecordWriter:
         self.count = 0
         self._file = None
 
-    def __enter__(self) -> "RecordWriter":
+    def __enter__(self) -> RecordWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.tmp, "w", encoding="utf-8")

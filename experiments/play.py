@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
 import numpy as np
 

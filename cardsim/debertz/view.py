@@ -85,4 +85,4 @@ def table_view(st: np.ndarray, rules, seat: int | None, reveal: bool = False) ->
 
 def _bid_name(action: int) -> str:
     name = action_name(action)
-    return name[5:] if name.startswith("name_") else name
+    return name.removeprefix("name_")

@@ -41,8 +41,13 @@ except ImportError:  # pragma: no cover - without the extra
 
 from cardsim import games
 from cardsim.errors import CardsimError, IllegalActionError, InvalidConfigError
-from experiments.web.files import (MAX_TEXT_BYTES, FileRefused, Roots, read_deals,
-                                   replay_frames)
+from experiments.web.files import (
+    MAX_TEXT_BYTES,
+    FileRefused,
+    Roots,
+    read_deals,
+    replay_frames,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 64
@@ -109,7 +114,8 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     whose hand-record files may be opened."""
     from fastapi import FastAPI
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.responses import FileResponse
+    from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from agents.registry import agent_names
@@ -176,7 +182,6 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             events.append(e)
 
         s.advance(max_moves=MAX_EVENTS_PER_CALL, on_event=snap)
-        entry["snap"] = snap
 
     # --- pages ----------------------------------------------------------------------------
     @app.get("/")
@@ -250,17 +255,21 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         if duplicate is not None and (not isinstance(duplicate, str) or not duplicate.strip()):
             raise InvalidConfigError("duplicate must be the spec of the agent that replays "
                                      "your seat")
-        agents = make_seat_agents(game, per_seat, agent_cache)
-        if duplicate:
-            make_seat_agents(game, [duplicate], agent_cache)  # a bad spec fails now
-        session = PlaySession(game, rules, agents, seed=seed, pause_at_deal_end=True)
-        entry = {"session": session, "seat": seat, "duplicate": duplicate,
-                 "specs": per_seat, "game": game}
-        entry["id"] = store.add(entry)
-        events: list = []
-        with entry["lock"]:
-            _run_agents(entry, events)
-            return _state(entry, events)
+
+        def start():
+            agents = make_seat_agents(game, per_seat, agent_cache)
+            if duplicate:
+                make_seat_agents(game, [duplicate], agent_cache)  # a bad spec fails now
+            session = PlaySession(game, rules, agents, seed=seed, pause_at_deal_end=True)
+            entry = {"session": session, "seat": seat, "duplicate": duplicate,
+                     "specs": per_seat, "game": game}
+            entry["id"] = store.add(entry)
+            events: list = []
+            with entry["lock"]:
+                _run_agents(entry, events)
+                return _state(entry, events)
+
+        return await run_in_threadpool(start)
 
     @app.get("/api/games/{gid}")
     def get_game(gid: str):
@@ -274,6 +283,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         entry = _entry(gid)
         if "action" not in data:
             raise IllegalActionError("give the action: {\"action\": id or name}")
+        return await run_in_threadpool(_act, entry, data)
+
+    def _act(entry: dict, data: dict) -> dict:
         with entry["lock"]:
             s: PlaySession = entry["session"]
             events: list = []
@@ -331,7 +343,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                 raise IllegalActionError("analysis is for your own decisions: wait for your "
                                          "turn")
             st = s.st.copy()
-        return _analyse(entry["game"], s.rules, st, data)
+        return await run_in_threadpool(_analyse, entry["game"], s.rules, st, data)
 
     def _analyse(game, rules, st, data):
         method = data.get("method", "solver")
@@ -393,7 +405,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             view = kit.table_view(rules, row, None, True)
             view["game"] = game
             steps.append({"action": None if action is None else kit.action_name(action),
-                          "seat": None if action is None else None, "view": view})
+                          "seat": None, "view": view})
         for k in range(1, len(steps)):  # who acted: the seat to act in the frame before
             steps[k]["seat"] = steps[k - 1]["view"]["turn"]
         summary = [{"deal": i, "game": r.get("game"), "deal_no": r.get("deal"),
@@ -405,6 +417,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     @app.post("/api/replay/analyse")
     async def replay_analyse(request: Request):
         data = await _body(request)
+        return await run_in_threadpool(_replay_analyse, data)
+
+    def _replay_analyse(data: dict) -> dict:
         deals, rec, game, rules, frames = _frames(data.get("root", "runs"),
                                                   data.get("path", ""), data.get("deal", 0))
         step = data.get("step", 0)
@@ -471,7 +486,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, runs: str | None = "runs",
 
     try:
         import fastapi  # noqa: F401
-        import uvicorn  # noqa: F401
+        import uvicorn
     except ImportError as e:
         raise MissingDependencyError(f"cardsim serve needs the web extra: pip install "
                                      f"'cardsim[web]' ({e})") from None

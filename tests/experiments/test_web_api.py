@@ -8,11 +8,11 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from experiments.cli import main  # noqa: E402
-from experiments.web import files as web_files  # noqa: E402
-from experiments.web.app import GameStore, create_app  # noqa: E402
+from experiments.cli import main
+from experiments.web import files as web_files
+from experiments.web.app import GameStore, create_app
 
 
 @pytest.fixture(scope="module")

@@ -91,9 +91,9 @@ def shot(pg, name):
         pg.screenshot(path=str(Path(SHOTS) / name), full_page=True)
 
 
-def play_by_clicking(pg, limit=200):
+def play_by_clicking(pg, limit=200, stop=False):
     """Click the first legal decision (an action button, else a legal card) until the deal
-    is over; returns the number of clicks."""
+    is over (or ``limit`` clicks, with ``stop``); returns the number of clicks."""
     for clicks in range(limit):
         pg.wait_for_function("document.body.dataset.ready === '1'")
         if pg.is_visible("#deal-end"):
@@ -102,6 +102,9 @@ def play_by_clicking(pg, limit=200):
         button = pg.query_selector("#actions button") or pg.query_selector("#hand button.legal")
         assert button is not None, pg.inner_text("#status")
         button.click()
+    if stop:
+        pg.wait_for_function("document.body.dataset.ready === '1'")
+        return limit
     raise AssertionError("the deal did not end")
 
 
@@ -117,11 +120,12 @@ def start(pg, game, agents, players=None):
 
 def test_debertz_deal_by_clicking(page):
     start(page, "debertz", "heuristic", "2")
-    shot(page, "play-debertz.png")
     # a card that is not legal cannot be clicked
     disabled = page.query_selector_all("#hand button:disabled")
     assert all(b.get_attribute("class").find("legal") < 0 for b in disabled)
-    clicks = play_by_clicking(page)
+    clicks = play_by_clicking(page, 4, stop=True)
+    shot(page, "play-debertz.png")
+    clicks += play_by_clicking(page)
     assert clicks >= 9
     assert "Deal 1" in page.inner_text("#deal-result")
     assert page.query_selector_all("#sheet tr")

@@ -485,4 +485,9 @@ async function loadRuns() {
   } catch (e) { show(e.message); }
 }
 
+// a game left in the browser is dropped on the server (which also frees idle games)
+window.addEventListener("pagehide", () => {
+  if (GAME) fetch("/api/games/" + GAME.id, { method: "DELETE", keepalive: true }).catch(() => {});
+});
+
 loadMeta().catch((e) => show(e.message));
