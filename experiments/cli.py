@@ -233,26 +233,10 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
-    from cardsim import games
-    from cardsim.errors import InvalidConfigError
+    """The rules of ``--players``, ``--teams`` and ``--rule`` (experiments.games)."""
+    from experiments.games import make_rules as rules_of
 
-    contract = games.get(game)
-    base = {}
-    if len(contract.player_counts) == 1 and (players is not None or teams):
-        raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
-                                 f"players each for themselves")
-    named = {pair.split("=", 1)[0].strip() for pair in overrides}
-    for option, rule, given in (("--players", "players", players is not None),
-                                ("--teams", "teams", teams)):
-        if given and rule in named:
-            raise InvalidConfigError(f"{option} and --rule {rule}=... both set {rule!r}; "
-                                     f"give one of them")
-    if players is not None:
-        base["players"] = players
-    if teams:
-        base["teams"] = True
-        base.setdefault("players", 4)
-    return contract.rules_cls.from_overrides(list(overrides), base)
+    return rules_of(game, players, teams, overrides)
 
 
 def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:

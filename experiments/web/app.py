@@ -120,7 +120,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
 
     from agents.registry import agent_names
     from experiments.analysis import METHODS, analyse
-    from experiments.cli import make_rules
+    from experiments.games import make_rules
     from experiments.play import PlaySession, duplicate_deal, make_seat_agents
 
     app = FastAPI(title="cardsim", docs_url=None, redoc_url=None, openapi_url=None)
