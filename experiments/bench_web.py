@@ -1,7 +1,7 @@
 """Figures of the browser table (``cardsim serve``), printed, not asserted:
 
 - the time from a person's click (``POST /api/games/{id}/act``) to the agents' replies, with
-  ``pimc`` in the three other seats (Debertz with 4 players, and Barbu);
+  ``pimc`` in the three other seats (Debertz 2 against 2, and Barbu);
 - the page's load time in headless Chromium (when Playwright and chromium are installed);
 - the server's memory (resident set) after 100 whole games played through the API.
 
@@ -31,12 +31,14 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def click_times(client, game: str, players: int | None, agent: str, clicks: int) -> dict:
+def click_times(client, game: str, players: int | None, agent: str, clicks: int,
+                teams: bool = False) -> dict:
     """Seconds per click until the agents have replied, over ``clicks`` clicks (the first
     game's compilation excluded: one warm-up game first)."""
     body = {"game": game, "seat": 0, "agents": [agent], "seed": 11}
     if players:
         body["players"] = players
+        body["teams"] = teams
     client.post("/api/games", json=body)  # warm-up: compiles the agents
     rng = random.Random(0)
     times, replies = [], []
@@ -134,20 +136,29 @@ def main() -> None:
     p.add_argument("--clicks", type=int, default=30)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--skip-barbu", action="store_true")
+    p.add_argument("--skip-memory", action="store_true")
+    p.add_argument("--skip-page", action="store_true")
+    p.add_argument("--debertz-agent", default="pimc:samples=16,nodes=50000",
+                   help="the agent of the three other seats of a Debertz 2 against 2 table "
+                        "(exact solves, nodes=0, take far longer with four hands)")
+    p.add_argument("--barbu-agent", default="pimc")
     p.add_argument("--runs", default="runs")
     args = p.parse_args()
     from fastapi.testclient import TestClient
 
     from experiments.web.app import create_app
 
-    print("page load:", page_load(args.runs), flush=True)
+    if not args.skip_page:
+        print("page load:", page_load(args.runs), flush=True)
     client = TestClient(create_app(runs=args.runs))
-    print("memory:", memory_after_games(client, args.games), flush=True)
-    print("click, Debertz 4 players, pimc x3:",
-          click_times(client, "debertz", 4, "pimc", args.clicks), flush=True)
+    if not args.skip_memory:
+        print("memory:", memory_after_games(client, args.games), flush=True)
+    print(f"click, Debertz 2 against 2, {args.debertz_agent} x3:",
+          click_times(client, "debertz", 4, args.debertz_agent, args.clicks, teams=True),
+          flush=True)
     if not args.skip_barbu:
-        print("click, Barbu, pimc x3:", click_times(client, "barbu", None, "pimc",
-                                                     args.clicks), flush=True)
+        print(f"click, Barbu, {args.barbu_agent} x3:",
+              click_times(client, "barbu", None, args.barbu_agent, args.clicks), flush=True)
 
 
 if __name__ == "__main__":

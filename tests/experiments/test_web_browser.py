@@ -75,6 +75,9 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     pg = browser.new_page(viewport={"width": 1100, "height": 900})
+    # the first game of a server compiles the engine and agents it seats (minutes on a
+    # busy machine when nothing is cached yet)
+    pg.set_default_timeout(900_000)
     errors = []
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -95,6 +95,7 @@ function setupSeats() {
     s.appendChild(o);
   }
   s.value = Math.min(keep, n - 1);
+  checkpointFor($("checkpoint"), $("game").value);
 }
 
 $("setup").addEventListener("submit", async (ev) => {
