@@ -39,10 +39,13 @@ class Option:
     switch: bool = False
 
     def allowed(self) -> str:
+        """The values the option accepts, as error messages and ``cardsim agents`` write them."""
         return ("0 or 1 (also true/false, yes/no, on/off)" if self.switch
                 else f"a number in [{self.low:g}, {self.high:g}]")
 
     def accepts(self, value) -> bool:
+        """Whether ``value`` (a number, not a bool) is allowed: 0 or 1 for a switch, else within
+        ``[low, high]``."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return False
         return value in (0, 1) if self.switch else self.low <= value <= self.high
@@ -58,9 +61,14 @@ class Agent:
         self.game = game
 
     def reset(self, seed: int) -> None:  # stateless agents need nothing
+        """Start a new run of decisions from ``seed``; an agent that draws at random seeds its
+        generator here (the base only keeps the seed)."""
         self.seed = seed
 
     def act(self, observations, legal_masks) -> np.ndarray:
+        """The actions of a batch of decisions: ``observations`` of the seats to act and their
+        ``legal_masks`` (bool, one row per decision, ``num_actions`` columns); returns one legal
+        action id per row (int array). Every agent implements it."""
         raise NotImplementedError
 
     @property

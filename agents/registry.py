@@ -63,6 +63,8 @@ def _agent_class(game: str, name: str) -> type | None:
 
 
 def agent_names(game: str) -> list[str]:
+    """The names of the agents registered for ``game``, sorted (an agent whose package needs what
+    is not installed is still listed: making it says what to install)."""
     return sorted(name for name in AGENT_CLASSES if _class_path(game, name) is not None)
 
 
@@ -173,6 +175,8 @@ def _labelled(agent, label: str | None, spec):
 
 
 def is_import_path(name: str) -> bool:
+    """Whether agent name ``name`` is an import path ``"package.module:Class"`` rather than a
+    registered name."""
     module, colon, attr = name.partition(":")
     return bool(colon and module and attr)
 

@@ -33,31 +33,40 @@ class Deck:
 
     @property
     def ranks_per_suit(self) -> int:
+        """Number of ranks in a suit: 8 (Debertz) or 13 (Barbu)."""
         return len(self.ranks)
 
     @property
     def size(self) -> int:
+        """Number of cards in the deck: 32 or 52."""
         return NUM_SUITS * len(self.ranks)
 
     # --- indices ---------------------------------------------------------------------------
     def index(self, suit: int, rank: int) -> int:
+        """Card index (its bit) of rank ``rank`` of suit ``suit``: ``suit * ranks_per_suit +
+        rank``."""
         return suit * self.ranks_per_suit + rank
 
     def suit_of(self, card: int) -> int:
+        """Suit of card index ``card`` (0-3: spades, hearts, diamonds, clubs)."""
         return card // self.ranks_per_suit
 
     def rank_of(self, card: int) -> int:
+        """Rank number of card index ``card`` (0 = the lowest rank of ``ranks``)."""
         return card % self.ranks_per_suit
 
     # --- masks -----------------------------------------------------------------------------
     def suit_mask(self, suit: int) -> int:
+        """Bit mask of every card of suit ``suit``."""
         return ((1 << self.ranks_per_suit) - 1) << (suit * self.ranks_per_suit)
 
     def rank_mask(self, rank: int) -> int:
+        """Bit mask of the four cards of rank number ``rank``."""
         return sum(1 << self.index(s, rank) for s in range(NUM_SUITS))
 
     @property
     def full_mask(self) -> int:
+        """Bit mask of the whole deck."""
         return (1 << self.size) - 1
 
     # --- parsing and formatting ------------------------------------------------------------
@@ -113,6 +122,8 @@ class Deck:
         return [i for i in range(self.size) if mask >> i & 1]
 
     def format_mask(self, mask: int) -> list[str]:
+        """Hand-record notation of the cards in ``mask``, ascending by index (``["7S", "AS",
+        "TH"]``)."""
         return [self.format(i) for i in self.cards_of(mask)]
 
     def parse_list(self, text: str | Iterable[str]) -> list[int]:

@@ -46,10 +46,12 @@ class GameTag:
 
     @property
     def kernels(self):
+        """The game's compiled face module, ``cardsim.<name>.face_nb``."""
         return importlib.import_module(f"cardsim.{self.name}.face_nb")
 
     @property
     def observer(self):
+        """The game's observer module, ``cardsim.<name>.observe_nb``."""
         return importlib.import_module(f"cardsim.{self.name}.observe_nb")
 
     def __repr__(self) -> str:
@@ -186,6 +188,7 @@ def _next_deal(game, st, R):
 
 
 def num_seats(game, R):
+    """Number of seats of the game under rules ``R``."""
     return game.kernels.num_seats(R)
 
 
@@ -207,6 +210,7 @@ def _deal_over(game, st):
 
 
 def game_over(game, st):
+    """Whether the game (Debertz) or match (Barbu) is over."""
     return game.kernels.game_over(st)
 
 

@@ -110,6 +110,7 @@ class Game:
 
     @property
     def title(self) -> str:
+        """The game's name as people write it (``"Debertz"``, ``"Barbu"``)."""
         return self._facts.TITLE
 
     @property
@@ -160,6 +161,8 @@ class Game:
         return self._facts.deal_score_bounds(rules)
 
     def players(self, rules) -> int:
+        """Number of seats under ``rules``: its ``players`` convention, else the game's only
+        count."""
         return int(getattr(rules, "players", self.player_counts[0]))
 
     def sides(self, rules) -> int:
@@ -180,6 +183,7 @@ class Game:
 
     @property
     def rules_cls(self) -> type:
+        """The game's frozen rules dataclass (``DebertzRules``, ``BarbuRules``)."""
         return _attr(self._facts.RULES_CLASS)
 
     @property
@@ -214,14 +218,17 @@ class Game:
 
     @property
     def obs_size(self) -> int:
+        """Length of one seat's flat float32 observation vector."""
         return int(self.observer.OBS_SIZE)
 
     @property
     def num_stats(self) -> int:
+        """Number of columns of a simulation statistics row."""
         return int(self.stats.NUM_STATS)
 
     @property
     def action_name(self) -> Callable[[int], str]:
+        """The function naming an action id (``actions.action_name``)."""
         return self._module("actions").action_name
 
     def make_rules(self, rules=None, conventions=None):
@@ -243,9 +250,11 @@ class Game:
         return int(st[self.layout.TURN])
 
     def phase_name(self, st: np.ndarray) -> str:
+        """Name of the phase of state row ``st`` (``layout.PHASE_NAMES``)."""
         return self.layout.PHASE_NAMES[int(st[self.layout.PHASE])]
 
     def is_game_over(self, st: np.ndarray) -> bool:
+        """Whether the whole game (match) of state row ``st`` is over."""
         return bool(self.kernels.game_over(st))
 
     def winning_seats(self, rules, st: np.ndarray) -> set[int]:

@@ -57,6 +57,7 @@ def pack_scores(scores, d):
 
 @njit(cache=True, inline="always")
 def unpack_scores(packed, scores, d):
+    """The four scores packed by ``pack_scores`` into ``scores[d]``."""
     for j in range(4):
         scores[d, j] = ((packed >> (VALUE_BITS * j)) & ((1 << VALUE_BITS) - 1)) - VALUE_OFFSET
 

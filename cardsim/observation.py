@@ -15,6 +15,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Piece:
+    """One named piece of an observation vector: its ``size`` (entries), ``encoding`` (how the
+    observer fills it, in words), ``offset`` in the vector, and the bounds ``low``/``high`` of its
+    entries (the observation space's)."""
     name: str
     size: int
     encoding: str
@@ -50,6 +53,7 @@ class ObservationSpec:
         return c
 
     def slice(self, name: str) -> slice:
+        """The slice of piece ``name`` in an observation vector; KeyError for an unknown name."""
         p = self.by_name[name]
         return slice(p.offset, p.offset + p.size)
 

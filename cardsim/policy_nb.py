@@ -54,6 +54,10 @@ class CompiledPolicy:
 
     @classmethod
     def declare(cls, kind: int, name: str, functions: dict[str, str]) -> "CompiledPolicy":
+        """A policy of kind ``kind`` (an id above 0, unique among the policies a table seats) named
+        ``name``, with ``functions`` mapping each game to the ``"module:function"`` of its decision
+        function. Raises ValueError for the reserved kinds 0 (random play) and -1 (a Python
+        seat)."""
         if kind <= RANDOM:
             raise ValueError(f"policy {name!r}: kind {kind} is reserved (0 is random play, "
                              f"-1 a Python seat)")
@@ -82,10 +86,13 @@ class PolicySet:
 
     @property
     def name(self) -> str:
+        """The set's name, its policies' names joined by ``+`` (``"random+heuristic"``)."""
         return "+".join(["random"] + [p.name for p in self.policies])
 
     @property
     def kinds(self) -> tuple[int, ...]:
+        """The kind ids of the set: 0 (random play) first, then its policies' in ascending
+        order."""
         return (RANDOM,) + tuple(p.kind for p in self.policies)
 
     def union(self, *others: "PolicySet") -> "PolicySet":

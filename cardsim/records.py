@@ -32,6 +32,7 @@ class RecordWriter:
         return self
 
     def write(self, record: dict) -> None:
+        """Write ``record`` (a hand record dict) as one compact JSON line."""
         self.write_line(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
 
     def write_line(self, line: str) -> None:

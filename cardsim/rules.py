@@ -92,6 +92,7 @@ class RulesBase:
 
     @classmethod
     def field_names(cls) -> list[str]:
+        """The names of the conventions, in declaration order."""
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
@@ -141,6 +142,8 @@ class RulesBase:
         return cls.from_dict(values)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every convention with its value (what ``from_dict`` reads back and hand records
+        store)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def rules_hash(self) -> str:

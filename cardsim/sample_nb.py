@@ -59,6 +59,8 @@ def sample_deal(game, st, R, kn, ways, rng, i, out):
 
 @njit(cache=True, nogil=True)
 def sample_rows_worker(game, states, R, seats, count, rng, out, tries, counter):
+    """A worker of ``sample_rows`` (cardsim.parallel_nb): takes rows from ``counter`` until none is
+    left, drawing ``count`` deals for each."""
     g = next_block(counter)
     while g < states.shape[0]:
         kn, ways = sample_prepare(game, states[g], R, seats[g])

@@ -64,6 +64,9 @@ class EngineRandom:
     policies = RANDOM_POLICIES
 
     def act(self, observations, legal_masks):
+        """Random legal actions for the engine rows behind ``observations``
+        (``Observations.engine``), drawn by the compiled random policy from those rows' generators;
+        ``legal_masks`` is not needed."""
         engine = observations.engine
         return table_nb.act_rows(engine.game, self.policies, engine.states, engine.R,
                                  self.kind, self.params, engine.rng, engine.rows)
@@ -109,6 +112,7 @@ def check_agent_rules(agents, rules) -> None:
 
 
 def agent_label(agent) -> str:
+    """The name of ``agent`` in tables and messages: its ``label``, else its class name."""
     return str(getattr(agent, "label", None) or type(agent).__name__)
 
 
@@ -155,6 +159,7 @@ class Seating:
 
     @property
     def all_compiled(self) -> bool:
+        """Whether every agent has a compiled policy, so the table never stops for Python."""
         return bool((self.kinds != PYTHON).all())
 
     def seat_arrays(self) -> tuple[np.ndarray, np.ndarray]:

@@ -222,6 +222,8 @@ def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, a
 @njit(cache=True, nogil=True)
 def start_rows_worker(game, S, R, rng, seed, items, row_pattern, whole, duplicate, force,
                       counter, n_blocks):
+    """A worker of ``start_rows`` (cardsim.parallel_nb): takes blocks of rows from ``counter``
+    until none is left and starts each row's item."""
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, S.shape[0], n_blocks)
@@ -241,6 +243,7 @@ def start_rows(game, S, R, rng, seed, items, row_pattern, whole, duplicate, forc
 @njit(cache=True, **NO_REFCOUNT)
 def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
                   seats, stats, whole, pause, lo, hi):
+    """``advance_rows`` for rows ``lo .. hi-1``, on one thread."""
     for i in range(lo, hi):
         st = S[i]
         if status[i] == FINISHED:
@@ -274,6 +277,8 @@ def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions
 @njit(cache=True, nogil=True)
 def advance_rows_worker(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
                         seats, stats, whole, pause, counter, n_blocks):
+    """A worker of ``advance_rows`` (cardsim.parallel_nb): takes blocks of rows from ``counter``
+    until none is left, with its own copy of the rules row."""
     local_rules = R.copy()
     b = next_block(counter)
     while b < n_blocks:
@@ -298,6 +303,8 @@ def advance_rows(game, policies, S, R, rng, row_pattern, kinds, params, actions,
 
 @njit(cache=True, nogil=True)
 def observe_rows_worker(game, S, R, rows, out, legal_out, counter, n_blocks):
+    """A worker of ``observe_rows`` (cardsim.parallel_nb): takes blocks of the listed rows from
+    ``counter`` until none is left."""
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)

@@ -45,6 +45,8 @@ def tt_slot(tt, key):
 
 @njit(cache=True, inline="always")
 def tt_matches(tt, slot, key, gen):
+    """Whether table slot ``slot`` holds position ``key`` written in this solve's generation
+    ``gen``."""
     return tt[slot, TT_KEY] == key and tt[slot, TT_GEN] == gen
 
 

@@ -120,6 +120,10 @@ def barbu_draw_many(states, R, count, rng):
 
 
 def barbu_main(args):
+    """Print Barbu's figures: samples per second in No Tricks, No Hearts, Trumps and Domino after
+    0, 4 and 8 tricks (Domino: plays), then solve times in every trick contract (exact after 8
+    tricks, and after 4 with ``args.exact_after_4``; else ``args.nodes`` per root card; max-n or
+    paranoid by ``args.maxn``)."""
     rng = np.ones(1, dtype=np.uint64)
     rules = BarbuRules()
     print("Barbu samples/s (seat to act, one thread):", flush=True)
@@ -162,6 +166,8 @@ def barbu_main(args):
 
 
 def main(argv=None):
+    """Run the benchmark of the module docstring for ``--game`` (options from ``argv``) and print
+    one line per kind of position."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=("debertz", "barbu", "both"), default="both")
     ap.add_argument("--positions", type=int, default=40)

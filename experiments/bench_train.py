@@ -22,6 +22,9 @@ import yaml
 
 
 def main(argv=None) -> None:
+    """Run the training benchmark of the module docstring with the options of ``argv``
+    (``--config``, ``--iterations``, ``--steps``, ``--threads``) and print its figures; nothing is
+    kept (a temporary run directory). Needs torch."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--config", default=str(Path(__file__).resolve().parents[1] / "configs"
                                            / "train" / "debertz_2p_dmc.yaml"))

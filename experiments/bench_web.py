@@ -25,6 +25,7 @@ from pathlib import Path
 
 
 def rss_mib() -> float:
+    """This process's resident memory in MiB (Linux ``/proc``; NaN elsewhere)."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
@@ -132,6 +133,7 @@ def page_load(runs: str) -> dict | None:
 
 
 def main() -> None:
+    """Print the figures the command-line options ask for."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clicks", type=int, default=30)
     p.add_argument("--games", type=int, default=100)

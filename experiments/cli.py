@@ -90,6 +90,8 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``cardsim`` command line's argument parser: one subcommand per job (simulate, bench,
+    tournament, run, train, rules, agents), each with its options and help."""
     p = _Parser(prog="cardsim", description="Simulate, benchmark and compare agents in "
                                             "Debertz and Barbu.")
     p.add_argument("--version", action="version", version=f"cardsim {_version()}")
@@ -259,6 +261,8 @@ def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:
 
 
 def run(args) -> int:
+    """Carry out the parsed command ``args``: print its result (text, or JSON with ``--json``) and
+    return the exit status (0). Errors propagate to ``main``."""
     if getattr(args, "threads", 1) > (os.cpu_count() or 1):
         # numba fixes its thread pool size on import; allow what was asked for
         os.environ.setdefault("NUMBA_NUM_THREADS", str(args.threads))
@@ -348,6 +352,9 @@ def _version() -> str:
 
 
 def main(argv=None) -> int:
+    """The ``cardsim`` console script: parse ``argv`` (None: ``sys.argv``) and run the command.
+    Returns the exit status: 0 on success, 2 for a usage or cardsim error (printed as one line; a
+    traceback with ``--debug``), 1 when the output pipe closed, 130 on an interrupt."""
     from cardsim.errors import CardsimError
 
     args = None

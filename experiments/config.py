@@ -42,6 +42,9 @@ KINDS = ("simulate", "tournament")
 
 @dataclass
 class ExperimentConfig:
+    """A simulation or tournament run, as its YAML file gives it (the keys and defaults of the
+    module docstring). Built by ``config_from_dict`` or ``load_config``, which validate every
+    key."""
     name: str
     kind: str
     game: str
@@ -75,6 +78,8 @@ class ExperimentConfig:
                        ray=check_ray_options({**(self.ray or {}), **options}))
 
     def make_rules(self):
+        """The game's rules object from ``rules`` (its conventions over the defaults); raises
+        ``InvalidConfigError`` for an unknown or invalid convention."""
         from cardsim import games
 
         return games.get(self.game).rules_cls.from_dict(self.rules)
@@ -179,6 +184,8 @@ def yaml_problem(e: yaml.YAMLError) -> str:
 
 
 def load_config(path: str | Path) -> ExperimentConfig:
+    """The validated ``ExperimentConfig`` of the YAML file ``path``. Raises ``InvalidConfigError``
+    naming the file when it cannot be read, is not valid YAML, or has an unknown or invalid key."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -54,6 +54,9 @@ class LocalExecutor:
 
     def map(self, play: Callable, context: Any, tasks: Iterable,
             ordered: bool = False) -> Iterator[tuple[Any, Any]]:
+        """Play every task in order here: yields ``(task, play(context, task, threads))``.
+        ``ordered`` is accepted for the executors' common signature (the order is always the
+        tasks')."""
         for task in tasks:
             yield task, play(context, task, self.threads)
 
@@ -99,12 +102,17 @@ class RayExecutor:
             self._started = False
 
     def in_flight(self) -> int:
+        """Tasks kept in flight at once: ``num_workers``, else twice the cluster's CPUs."""
         if self.num_workers is not None:
             return self.num_workers
         return max(1, 2 * int(self.ray.cluster_resources().get("CPU", 1)))
 
     def map(self, play: Callable, context: Any, tasks: Iterable,
             ordered: bool = False) -> Iterator[tuple[Any, Any]]:
+        """Play every task as a Ray task: yields ``(task, result)`` as tasks finish (in task order
+        with ``ordered``), keeping ``in_flight()`` tasks submitted. Tasks not yet handed back are
+        cancelled when the caller stops early. Raises ``ExecutorError`` when a chunk is lost for
+        good (its worker died ``max_retries`` times)."""
         ray = self.ray
         remote = ray.remote(num_cpus=1, max_retries=self.max_retries,
                             retry_exceptions=False)(_play_remote)
@@ -153,6 +161,8 @@ def ray_get(ray, refs, lost: Callable[[Exception], str]):
 
 
 def import_ray():
+    """The ``ray`` module, imported only when a Ray executor is used; raises ``ExecutorError``
+    saying how to install it when it is missing."""
     try:
         import ray
     except ImportError:

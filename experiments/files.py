@@ -13,6 +13,8 @@ import numpy as np
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: to a hidden temporary file beside it, flushed to
+    disk, then renamed over ``path``."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as f:
@@ -23,6 +25,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (``atomic_write_bytes``)."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
@@ -51,10 +54,13 @@ def dumps_json(obj, **kw) -> str:
 
 
 def atomic_write_json(path: str | os.PathLike, obj) -> None:
+    """Write ``obj`` as indented JSON (``dumps_json``: valid JSON, no NaN, floats rounded) to
+    ``path`` atomically."""
     atomic_write_text(path, dumps_json(obj, indent=2) + "\n")
 
 
 def atomic_save_npz(path: str | os.PathLike, **arrays) -> None:
+    """Save ``arrays`` as an ``.npz`` file (``np.savez``, uncompressed) at ``path`` atomically."""
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     atomic_write_bytes(path, buf.getvalue())

@@ -44,8 +44,11 @@ def seating_of(seat_list: list):
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
-    """Rules of ``game`` from the command line's ``--players``, ``--teams`` and
-    ``--rule NAME=VALUE`` overrides (the browser table's set-up too)."""
+    """The rules of ``game`` from the command line's options (the browser table's set-up
+    too): ``--players``, ``--teams`` (which implies 4 players) and the ``--rule key=value``
+    pairs of ``overrides``. Raises ``InvalidConfigError`` when an option does not apply to
+    the game, when ``--players``/``--teams`` and a ``--rule`` set the same convention, or
+    for an invalid convention."""
     contract = games.get(game)
     base = {}
     if len(contract.player_counts) == 1 and (players is not None or teams):

@@ -70,10 +70,13 @@ class PerDealWriter:
             "shape": (total,)})
 
     def write(self, rows: np.ndarray) -> None:
+        """Append ``rows`` (of ``DTYPE``: one chunk's items, in item order) to the file."""
         self.file.write(rows.astype(DTYPE, copy=False).tobytes())
         self.written += rows.shape[0]
 
     def close(self, complete: bool = True) -> None:
+        """Close the file; it takes its name only when ``complete`` and every one of ``total`` rows
+        was written, else the partial file is deleted."""
         self.file.flush()
         os.fsync(self.file.fileno())
         self.file.close()

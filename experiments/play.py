@@ -97,10 +97,12 @@ class PlaySession:
     # --- reading --------------------------------------------------------------------------
     @property
     def over(self) -> bool:
+        """Whether the game (match) is over."""
         return bool(game_nb.game_over(self.tag, self.st))
 
     @property
     def deal_over(self) -> bool:
+        """Whether the current deal has ended (or the game is over)."""
         return bool(game_nb.deal_over(self.tag, self.st))
 
     @property
@@ -110,6 +112,7 @@ class PlaySession:
 
     @property
     def person_to_act(self) -> bool:
+        """Whether a person's seat is to act."""
         return self.turn >= 0 and self.agents[self.turn] is None
 
     def legal_actions(self) -> list[int]:
@@ -138,6 +141,7 @@ class PlaySession:
         return out
 
     def agent_label(self, seat: int) -> str:
+        """The name of the agent of ``seat`` in tables, or ``"person"``."""
         a = self.agents[seat]
         return "person" if a is None else agent_label(a)
 

@@ -75,6 +75,8 @@ def write_config(run_dir: Path, config: dict) -> None:
 
 
 def write_meta(run_dir: Path, meta: dict) -> None:
+    """``meta.json``: the run's metadata (``meta``: rules hash, seed, git commit, versions),
+    written atomically."""
     atomic_write_json(Path(run_dir) / "meta.json", meta)
 
 

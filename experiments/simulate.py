@@ -201,6 +201,7 @@ class RecordBytes:
         return self
 
     def write(self, data: bytes) -> None:
+        """Append a chunk's JSON Lines bytes ``data`` (chunks in item order)."""
         self.file.write(data)
 
     def __exit__(self, exc_type, *_):

@@ -49,6 +49,7 @@ class Moments:
                        self.squares + other.squares)
 
     def mean(self) -> float | None:
+        """The mean, None for no values."""
         return float(self.total / self.n) if self.n else None
 
     def mean_ci(self) -> tuple[float | None, float | None]:

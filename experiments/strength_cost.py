@@ -59,6 +59,8 @@ def pimc_decision(game):
 
 
 def ms_per_decision(agent, game, R, states):
+    """Milliseconds the compiled pimc ``agent`` spends per decision over the positions ``states``
+    (rules ``R``), on the calling thread, after one call that compiles."""
     decide = pimc_decision(game)
     tag = games.get(game).tag
     rng = np.ones(1, dtype=np.uint64)
@@ -71,6 +73,9 @@ def ms_per_decision(agent, game, R, states):
 
 
 def main(argv=None):
+    """Measure strength against cost for each K of ``--samples`` (module docstring; options from
+    ``argv``): time each pimc agent, play it against the heuristic, and write ``results.json``
+    (after each K) and ``strength_cost.png`` to a new run directory under ``--out``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=games.GAMES[0], choices=games.GAMES)
     ap.add_argument("--players", type=int, help="a game with several table sizes: the seats")
@@ -125,6 +130,8 @@ def main(argv=None):
 
 
 def plot(run_dir, rows, title):
+    """Write ``strength_cost.png`` to ``run_dir``: each K's points per deal against the heuristic
+    with its 95% interval, over milliseconds per decision (log scale); ``title`` names the game."""
     from experiments.plots import pyplot, save_png
 
     plt = pyplot()

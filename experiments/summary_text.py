@@ -31,6 +31,8 @@ def format_summary(summary: dict) -> str:
 
 
 def print_summary(summary: dict, as_json: bool) -> None:
+    """Print ``summary``: as one JSON object when ``as_json``, else as aligned lines of key and
+    value (``format_summary``)."""
     print(dumps_json(summary) if as_json else format_summary(summary))
 
 

@@ -46,6 +46,9 @@ def points_scale(patterns: np.ndarray, a: int, b: int) -> int:
 
 @dataclass
 class ChunkTally:
+    """The sufficient statistics of one chunk of a pairing, items ``lo .. hi-1`` (module
+    docstring); the comments of the fields give their shapes. Made by ``from_items`` in the worker
+    that played the chunk, saved with ``to_arrays`` and merged by ``PairingTally.add``."""
     lo: int
     hi: int
     scale: int               # int64 sums count 1/scale units, squares 1/scale**2; 0: float64
@@ -94,6 +97,8 @@ class ChunkTally:
                    points[:m].copy())
 
     def to_arrays(self) -> dict:
+        """The tally as named numpy arrays (``np.savez``), tagged with the format
+        ``cardsim-tally/1``; ``from_arrays`` reads them back."""
         return {"format": np.array(FORMAT), "lo": np.array(self.lo), "hi": np.array(self.hi),
                 "scale": np.array(self.scale), "count": self.count, "sums": self.sums,
                 "squares": self.squares, "wins": self.wins, "deals": np.array(self.deals),
@@ -136,9 +141,13 @@ class PairingTally:
 
     @property
     def n(self) -> int:
+        """Number of items merged so far."""
         return self.moments[0][A].n
 
     def add(self, t: ChunkTally) -> None:
+        """Merge chunk tally ``t`` (chunks may come in any order; the settling curve is extended
+        once every earlier chunk has arrived). Raises ValueError if ``t`` has more groups than this
+        pairing."""
         if t.count.shape[0] > len(self.moments):
             raise ValueError(f"chunk {t.lo}-{t.hi} has {t.count.shape[0]} groups")
         for g in range(t.count.shape[0]):
@@ -163,4 +172,5 @@ class PairingTally:
             self._merged = hi
 
     def win_rates(self) -> list[float]:
+        """The mean win share of agent a and of agent b per item, over the items merged."""
         return [float(w / self.n) for w in self.wins]

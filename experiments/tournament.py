@@ -58,6 +58,9 @@ def seating_patterns(rules, a: int, b: int) -> np.ndarray:
 
 @dataclass
 class Pairing:
+    """Two agents of a tournament, by index ``a`` and ``b`` in its agent list, the seating
+    ``patterns`` they play (``patterns[p, seat]`` = agent index) and the merged ``tally`` of their
+    items so far."""
     a: int
     b: int
     patterns: np.ndarray
@@ -141,6 +144,7 @@ class Tournament:
                                      groups=self.groups, scale=scale)
 
     def add_chunk(self, k: int, tally: ChunkTally) -> None:
+        """Merge the tally of a chunk of pairing ``k`` (chunks in any order)."""
         self.pairings[k].tally.add(tally)
 
     def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,

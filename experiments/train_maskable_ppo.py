@@ -28,6 +28,8 @@ from cardsim.debertz import layout as L
 
 @dataclass
 class Args:
+    """The script's arguments, each also a command-line option (``--eval-every``); their comments
+    give units."""
     timesteps: int = 60_000        # learner decisions to train on
     eval_every: int = 10_000       # evaluate after this many decisions
     eval_games: int = 40           # games per evaluation (short games: eval_target)
@@ -43,6 +45,7 @@ class Args:
 
 
 def parse_args() -> Args:
+    """``Args`` from the command line: one option per field, of the field's type and default."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for f in fields(Args):
         p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
@@ -50,6 +53,8 @@ def parse_args() -> Args:
 
 
 def make_env(args: Args, **kw):
+    """The Gymnasium Debertz environment trained on: ``args.players`` players, flat vector
+    observations, random opponents; ``kw`` goes to ``gym.make``."""
     return gym.make("cardsim/Debertz-v0", players=args.players, observation_mode="vector", **kw)
 
 
@@ -75,6 +80,9 @@ def evaluate(policy, args: Args, seed: int) -> dict:
 
 
 def main(args: Args | None = None) -> Path:
+    """Train MaskablePPO for ``args.timesteps`` learner decisions (``parse_args()`` when None),
+    evaluating every ``args.eval_every``; writes ``config.json``, ``metrics.jsonl``, ``model.zip``
+    and ``learning_curve.png`` to ``args.out`` and returns that directory."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -126,6 +134,8 @@ def main(args: Args | None = None) -> Path:
 
 
 def plot(curve: list[dict], path: Path) -> None:
+    """Write the learning curve ``curve`` (rows of ``metrics.jsonl``) to the PNG ``path``: points
+    per deal and win rate against learner decisions, the random policy's as dashed lines."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -82,6 +82,7 @@ SPREAD = np.array([4.75, 6.50, 12.70, 8.50, 8.83, 8.88, 19.47])
 
 @njit(cache=True, inline="always")
 def suit_len(hand, s):
+    """Number of cards of suit ``s`` in ``hand``."""
     return popcount(hand & (SUIT_BITS << (13 * s)))
 
 
@@ -437,6 +438,8 @@ def negative_card(params, st, R, bits):
 
 @njit(cache=True, inline="always")
 def lowest_rank_card(m):
+    """The card of mask ``m`` with the lowest rank, whatever its suit (the lowest suit among
+    equals); -1 for an empty mask."""
     best = -1
     best_v = 99
     while m != 0:
@@ -526,6 +529,12 @@ def short_suit_discard(hand, m):
 
 @njit(cache=True, **NO_REFCOUNT)
 def lead_trumps(st, hand, legal, trump, unknown):
+    """The lead in Trumps (B4). Draw trumps with the master trump while holding at least a third as
+    many trumps as are still out; else lead a side suit's master that no opponent shown void in it
+    could ruff, else the lowest card of a short side suit (one or two cards, to ruff it later)
+    while holding trumps, else the lowest card of the longest side suit; with only trumps left, the
+    highest trump, or the lowest when an opponent holds a higher one. ``unknown`` is the mask of
+    cards the seat cannot see."""
     tsuit = SUIT_BITS << (13 * trump)
     mine_t = hand & tsuit
     unk_t = unknown & tsuit
@@ -619,6 +628,8 @@ def domino_card(params, st, bits):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, **NO_REFCOUNT)
 def contract_x(hand, contract):
+    """The choice a contract asks for besides itself, as the heuristic would make it: the trump
+    suit in Trumps, the starting rank in Domino, else -1."""
     if contract == A.TRUMPS:
         return best_trump(hand)
     if contract == A.DOMINO:

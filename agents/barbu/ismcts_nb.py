@@ -24,6 +24,8 @@ MAX_DEPTH = 2 + 24 + L.PLAYS_WIDTH  # contract, trump or rank, doubling answers,
 
 @njit(cache=True, inline="always")
 def deal_results(st, R, results):
+    """Each seat's deal score (B7) of the finished deal ``st``, in units of ``SCORE_UNIT`` points,
+    into ``results``."""
     for s in range(4):
         results[s] = st[ix(L.DEAL_SCORES + s)] / SCORE_UNIT
 
@@ -36,6 +38,8 @@ def owner(st, R):
 
 @njit(cache=True, inline="always")
 def max_depth(R):
+    """The most decisions from any point to a deal's end (``MAX_DEPTH``): the length of a search
+    path."""
     return MAX_DEPTH
 
 

@@ -109,6 +109,9 @@ def by_solving(st, R, params):
 
 @njit(cache=True, inline="always")
 def playout_value(deal, R, me, rng, i):
+    """The seat ``me``'s deal score (B7, settlements included) once ``deal`` is played out by the
+    heuristic in every seat; ``rng`` and ``i`` are not drawn from (the heuristic is
+    deterministic)."""
     return rollout_score(deal, R, me)
 
 
@@ -132,16 +135,22 @@ def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
 
 @njit(cache=True, inline="always")
 def solver_table(st, R, params):
+    """A transposition table for this decision's solves: 2**15 entries when each root card's search
+    has a node budget (it fills little), else 2**18."""
     return V.solver_table(15 if int(params[P_NODES]) > 0 else 18)
 
 
 @njit(cache=True, inline="always")
 def solver_position(deal, R, me, pos):
+    """The solver's position of drawn deal ``deal``, valued for seat ``me``
+    (``solve_nb.position_of``)."""
     V.position_of(deal, R, me, pos)
 
 
 @njit(cache=True, inline="always")
 def solve_options(pos, params):
+    """The agent's options on the solver's position: the node budget of each root card (``nodes``,
+    0: exact) and the max-n model (``maxn``)."""
     pos[V.P_BUDGET] = int(params[P_NODES])
     pos[V.P_MAXN] = params[P_MAXN]
 
@@ -154,6 +163,8 @@ def reference_card(st, R, base, bits):
 
 @njit(cache=True, inline="always")
 def card_choice(total, squares, n, bits, h, params):
+    """The card played from the solves' totals: ``beyond_margin`` with the ``margin`` option, ``h``
+    being the heuristic's card."""
     return beyond_margin(total, squares, n, bits, h, params[P_MARGIN])
 
 

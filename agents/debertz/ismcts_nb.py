@@ -26,6 +26,8 @@ def deal_result(st, R, side):
 
 @njit(cache=True, inline="always")
 def deal_results(st, R, results):
+    """Each side's result of the finished deal ``st`` (``deal_result``: recorded points less the
+    other sides' mean, in hundreds) into ``results``."""
     for s in range(R[L.R_SIDES]):
         results[s] = deal_result(st, R, s)
 
@@ -38,6 +40,8 @@ def owner(st, R):
 
 @njit(cache=True, inline="always")
 def max_depth(R):
+    """The most decisions from any point to a deal's end (``MAX_DEPTH``): the length of a search
+    path."""
     return MAX_DEPTH
 
 

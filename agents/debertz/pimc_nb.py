@@ -66,6 +66,7 @@ def special_action(st, R, base, bits, params, rng, i):
 
 @njit(cache=True, inline="always")
 def solves(st, R):
+    """Card play is decided by solving (bids and the seven swap by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY
 
 
@@ -91,6 +92,8 @@ def rollout_value(deal, R, side, rng, i):
 
 @njit(cache=True, inline="always")
 def playout_value(deal, R, me, rng, i):
+    """The result of ``deal`` played out by the heuristic for seat ``me``'s side: its recorded
+    points less the mean of the other sides' (D9; ``rollout_value``)."""
     return rollout_value(deal, R, side_of(me, R[L.R_TEAMS]), rng, i)
 
 
@@ -109,6 +112,8 @@ def rollout_count(params):
 
 @njit(cache=True, inline="always")
 def solver_table(st, R, params):
+    """A transposition table for this decision's solves, sized for the tricks left
+    (``table_bits``)."""
     return V.new_table(table_bits(st, R))
 
 
@@ -120,6 +125,8 @@ def solver_position(deal, R, me, pos):
 
 @njit(cache=True, inline="always")
 def solve_options(pos, params):
+    """The agent's options on the solver's position: the node budget (``nodes``, 0: exact) and the
+    model of the other sides (``maxn``: 0 paranoid, 1 or 2 max-n)."""
     pos[V.P_BUDGET] = int(params[P_NODES])
     pos[V.P_MAXN] = params[P_MAXN]
 

@@ -71,6 +71,9 @@ class NeuralAgent(Agent):
 
     @torch.no_grad()
     def act(self, observations, legal_masks) -> np.ndarray:
+        """The greedy action of each row: the legal action with the highest network output, in one
+        forward over the batch ``observations`` ``(n, OBS_SIZE)``, ``legal_masks`` ``(n,
+        NUM_ACTIONS)`` bool; returns an int64 array ``(n,)``."""
         obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
         legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
         return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()

@@ -19,8 +19,9 @@ from torch import nn
 
 
 class ActionHeadNet(nn.Module):
-    """``forward(obs) -> (n, num_actions)`` action outputs; ``value(obs) -> (n,)`` with a
-    value head. ``hidden``: widths of the trunk's layers (ReLU after each)."""
+    """``forward(obs) -> (n, num_actions)`` action outputs; ``forward_with_value(obs)`` adds
+    the state values ``(n,)`` with a value head. ``hidden``: widths of the trunk's layers
+    (ReLU after each)."""
 
     def __init__(self, obs_size: int, num_actions: int, hidden=(256, 256, 256),
                  value_head: bool = False):
@@ -37,9 +38,13 @@ class ActionHeadNet(nn.Module):
         self.hidden = tuple(int(h) for h in hidden)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """The action outputs ``(n, num_actions)`` of observations ``obs`` ``(n, obs_size)``: Q
+        values (DMC) or logits (PPO), illegal actions unmasked."""
         return self.actions(self.trunk(obs))
 
     def forward_with_value(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The action outputs and the state values ``(n,)`` of ``obs`` in one pass of the trunk (a
+        network with a value head: PPO)."""
         z = self.trunk(obs)
         return self.actions(z), self.value_out(z).squeeze(-1)
 
@@ -50,6 +55,8 @@ class ActionHeadNet(nn.Module):
 
     @classmethod
     def from_spec(cls, spec: dict) -> "ActionHeadNet":
+        """A fresh network of the shape ``spec()`` describes (what a checkpoint stores beside the
+        weights)."""
         return cls(spec["obs_size"], spec["num_actions"], spec["hidden"], spec["value_head"])
 
 

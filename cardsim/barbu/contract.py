@@ -33,18 +33,23 @@ def deal_score_bounds(rules) -> tuple[float, float | None]:
 
 
 def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) -> dict:
+    """The readable summary of a simulation's statistics array
+    (``cardsim.barbu.summary.summarize``)."""
     from cardsim.barbu.summary import summarize as summary
 
     return summary(stats, rules, seed, whole, seconds)
 
 
 def bench(rules, hands: int, threads: int) -> dict:
+    """Throughput of random single deals on the compiled fast path
+    (``cardsim.barbu.summary.bench``); ``rules`` has nothing that changes it."""
     from cardsim.barbu.summary import bench as run
 
     return run(hands=hands, threads=threads)
 
 
 def record_line(st: np.ndarray, rules, seed: int) -> str:
+    """The cardsim-barbu/1 hand record of the deal just ended in row ``st``, as one JSON line."""
     from cardsim.barbu.record import to_json_line
     from cardsim.barbu.record_row import record_of_row
 

@@ -229,11 +229,15 @@ def has_choice(st, rnd, speaker, target):
 
 @njit(cache=True, inline="always")
 def dbl_speaker_seat(st):
+    """B6: the seat now asked whether to double, from its position ``dbl_speaker`` counted from the
+    declarer's left."""
     return (st[L.DECLARER] + 1 + st[L.DBL_SPEAKER]) & 3
 
 
 @njit(cache=True, inline="always")
 def dbl_target_seat(st):
+    """B6: the seat the speaker is asked about doubling: the ``dbl_target``-th seat after the
+    speaker."""
     return (dbl_speaker_seat(st) + 1 + st[L.DBL_TARGET]) & 3
 
 
@@ -370,6 +374,7 @@ def legal_array(st, R, out):
 
 @njit(cache=True, **NO_REFCOUNT)
 def is_legal(st, R, action):
+    """Whether ``action`` is in the legal set of the seat to act (``legal_mask``)."""
     base, bits = legal_mask(st, R)
     k = action - base
     return 0 <= k < 63 and ((bits >> k) & 1) == 1
@@ -420,6 +425,8 @@ def start_play(st, R):
 
 @njit(cache=True, inline="always")
 def log_play(st, seat, action):
+    """Append ``seat``'s card or Domino pass ``action`` to the deal's plays log (``seat <<
+    PLAY_SEAT_SHIFT | action``), what hand records and the heuristic read."""
     st[ix(L.PLAYS + st[L.N_PLAYS])] = (seat << L.PLAY_SEAT_SHIFT) | action
     st[L.N_PLAYS] += 1
 

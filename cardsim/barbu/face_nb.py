@@ -39,31 +39,39 @@ def init_item(st, R, seed, item, whole):
 
 @njit(cache=True, **NO_REFCOUNT)
 def legal(st, R):
+    """The legal set ``(base, bits)`` of the seat to act: ``base + k`` is legal for each set bit
+    ``k`` (one phase's action ids fit in 64 bits); ``(0, 0)`` when nobody is to act."""
     return legal_mask(st, R)
 
 
 @njit(cache=True, inline="always")
 def num_seats(R):
+    """Barbu is always played by four (B1); ``R`` is not read."""
     return 4
 
 
 @njit(cache=True, inline="always")
 def deal_over(st):
+    """Whether the current deal has ended (or the match is over)."""
     return st[L.PHASE] >= L.PH_DEAL_END
 
 
 @njit(cache=True, inline="always")
 def game_over(st):
+    """Whether the 28-deal match is over (B2)."""
     return st[L.PHASE] == L.PH_MATCH_OVER
 
 
 @njit(cache=True, inline="always")
 def item_over(st, whole):
+    """Whether an item whose deal has just ended is finished: in hands mode after its one deal,
+    else at the end of the match."""
     return (not whole) or st[L.PHASE] == L.PH_MATCH_OVER
 
 
 @njit(cache=True, inline="always")
 def turn(st):
+    """The seat to act (-1 when nobody is)."""
     return st[L.TURN]
 
 
@@ -83,21 +91,28 @@ def random_legal(base, bits, rng, i):
 
 @njit(cache=True, inline="always")
 def policy_stream(seed, item, whole):
+    """The generator state of item ``item``'s decisions in a simulation
+    (``simulate_nb.policy_stream``: a hands-mode deal draws from a stream of its match)."""
     return _policy(seed, item, whole)
 
 
 @njit(cache=True, inline="always")
 def duplicate_stream(seed, item, pattern):
+    """The generator state of item ``item``'s decisions under seating pattern ``pattern``
+    (duplicate tournaments: the same decisions for every rotation of the seats)."""
     return rng_nb.stream(seed, item, DUPLICATE_KEY + pattern)
 
 
 @njit(cache=True, inline="always")
 def record_deal(st, R, stats, whole):
+    """Add the deal that just ended to a statistics row (cardsim.barbu.simulate_nb S_*); ``R`` is
+    not needed."""
     record_deal_stats(st, stats, whole)
 
 
 @njit(cache=True, inline="always")
 def count_decisions(stats, taken):
+    """Add ``taken`` decisions to the statistics row's decision count."""
     stats[S_DECISIONS] += taken
 
 
@@ -116,6 +131,7 @@ def seat_won(st, R, seat, whole):
 
 @njit(cache=True, inline="always")
 def deals_played(st, whole):
+    """Deals a finished item played: the 28 of a match (B2), or 1 in hands mode."""
     return L.DEALS_PER_MATCH if whole else 1
 
 
@@ -142,4 +158,5 @@ def deal_rewards(st, R, rewards):
 
 @njit(cache=True, inline="always")
 def state_width():
+    """Width of Barbu's engine state row (``layout.STATE_WIDTH``)."""
     return L.STATE_WIDTH

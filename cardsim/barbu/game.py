@@ -209,6 +209,8 @@ class BarbuGame:
         return [base + k for k in range(bits.bit_length()) if bits >> k & 1]
 
     def legal_action_names(self, i: int = 0) -> list[str]:
+        """Names of the legal actions of the seat to act (``"QS"``, ``"no_king"``,
+        ``"double"``...), in id order; ``i`` must be 0."""
         return [A.ACTION_NAMES[a] for a in self.legal_actions(i)]
 
     def legal_array(self) -> np.ndarray:
@@ -260,6 +262,8 @@ class BarbuGame:
         return [int(x) for x in self.st[off:off + 4]]
 
     def phase(self, i: int = 0) -> str:
+        """Name of the phase the match waits for: ``contract``, ``trump``, ``start_rank``,
+        ``double``, ``play``, ``deal_end`` or ``match_over``; ``i`` must be 0."""
         self._one(i)
         return L.PHASE_NAMES[self._i("phase")]
 
@@ -284,16 +288,22 @@ class BarbuGame:
 
     @property
     def contract(self) -> str | None:
+        """Name of the contract of the current deal (``"no_tricks"``...), None before the declarer
+        has chosen it (B2)."""
         c = self._i("contract")
         return None if c < 0 else A.CONTRACT_NAMES[c]
 
     @property
     def trump(self) -> str | None:
+        """Trumps: the trump suit's letter (S H D C); None in every other contract or before it is
+        named."""
         t = self._i("trump")
         return None if t < 0 else SUIT_LETTERS[t]
 
     @property
     def start_rank(self) -> str | None:
+        """Domino: the starting rank's character (B5); None in every other contract or before it is
+        named."""
         r = self._i("start_rank")
         return None if r < 0 else BARBU_DECK.ranks[r]
 
@@ -318,6 +328,7 @@ class BarbuGame:
 
     @property
     def contracts_left(self) -> list[list[str]]:
+        """Per seat, the names of the contracts it has still to declare this match (B2)."""
         return [[A.CONTRACT_NAMES[c] for c in range(7) if m >> c & 1]
                 for m in self._seats("contracts_left")]
 
@@ -349,14 +360,17 @@ class BarbuGame:
 
     @property
     def trick_winners(self) -> list[int]:
+        """The seat that took each completed trick of the deal, in order."""
         return [int(x) for x in self.st[L.TRICK_WINNERS:L.TRICK_WINNERS + self._i("trick_no")]]
 
     @property
     def current_trick(self) -> list[str]:
+        """Cards of the trick being played, in the order they were played."""
         return [BARBU_DECK.format(int(c)) for c in self.st[L.TRICK:L.TRICK + self._i("trick_len")]]
 
     @property
     def out_order(self) -> list[int]:
+        """Domino: the seats in the order they ran out of cards (B5)."""
         return [int(x) for x in self.st[L.OUT_ORDER:L.OUT_ORDER + self._i("n_out")]]
 
     @property

@@ -85,6 +85,8 @@ def knowledge(st, R, me, kn):
 
 @njit(cache=True, inline="always")
 def forbid(kn, seat, cards):
+    """Record that ``seat`` cannot hold ``cards`` (a shown void or a rule of play); nothing for a
+    seat that is not a holder of hidden cards (the seat sampling)."""
     f = holder_of(kn, seat)
     if f >= 0:
         kn[ix(KN_FORBID + f)] |= cards
@@ -184,11 +186,13 @@ def write_deal(st, kn, held, out):
 # --- the pieces of the entry points written once for both games (cardsim.sample_nb) -------
 @njit(cache=True, inline="always")
 def knowledge_width():
+    """Length of Barbu's knowledge row (``KNOWLEDGE_WIDTH``)."""
     return KNOWLEDGE_WIDTH
 
 
 @njit(cache=True, inline="always")
 def scratch_size():
+    """Length of ``draw_deal``'s scratch buffer (``MAX_CARDS``)."""
     return MAX_CARDS
 
 

@@ -159,6 +159,8 @@ def trick_at(pos):
 
 @njit(cache=True, inline="always")
 def to_act(pos):
+    """The seat to play the next card: the leader's left-hand neighbours in turn, one per card
+    already in the trick."""
     return (pos[P_LEADER] + pos[P_TRICK_LEN]) & 3
 
 
@@ -173,6 +175,8 @@ def beats(card, best, trump):
 
 @njit(cache=True, inline="always")
 def update_top(pos, seat, card, led):
+    """Record ``card``, played by ``seat``, as the trick's best so far when it beats it (or is the
+    first card); ``led`` is the led suit (unused: ``beats`` reads it from the best card)."""
     if pos[P_BEST] < 0 or beats(card, pos[P_BEST], pos[P_TRUMP]):
         pos[P_BEST] = card
         pos[P_TOP] = seat
@@ -329,26 +333,33 @@ def last_trick(pos):
 # --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
 @njit(cache=True, inline="always")
 def position_width():
+    """Length of this game's position row (``POSITION_WIDTH``), what a caller allocates for
+    ``pos``."""
     return POSITION_WIDTH
 
 
 @njit(cache=True, inline="always")
 def count_node(pos):
+    """One more node searched for the root card being valued (checked against the budget)."""
     pos[P_NODES] += 1
 
 
 @njit(cache=True, inline="always")
 def trick_len(pos):
+    """Number of cards already in the current trick (0 at a trick boundary)."""
     return pos[P_TRICK_LEN]
 
 
 @njit(cache=True, inline="always")
 def generation(pos):
+    """The transposition table generation of this solve: entries of earlier solves do not match
+    it."""
     return pos[P_GEN]
 
 
 @njit(cache=True, inline="always")
 def held_cards(pos):
+    """Every card still held by the four seats, as one card mask (bit = suit * 13 + rank)."""
     return pos[P_HANDS] | pos[P_HANDS + 1] | pos[P_HANDS + 2] | pos[P_HANDS + 3]
 
 
@@ -391,11 +402,15 @@ def settle_node(pos, alpha, beta):
 
 @njit(cache=True, inline="always")
 def maximises(pos, seat):
+    """Whether ``seat`` maximises the value: only the seat the values are for; the three others
+    minimise it together (paranoid)."""
     return seat == pos[P_SEAT]
 
 
 @njit(cache=True, inline="always")
 def moves_of(pos, seat):
+    """The cards ``seat`` may play that are worth searching: its legal cards (B4) with equal ones
+    merged (``distinct_cards``)."""
     return distinct_cards(pos, legal_of(pos, seat))
 
 
@@ -571,6 +586,8 @@ def undo_from_frame(pos, seat, card, frames, d):
 
 @njit(cache=True, inline="always")
 def seat_utility(pos, seat, scores, d):
+    """``seat``'s deal score from the contract scores ``scores[d]``, what max-n has each seat
+    maximise (``utility``)."""
     return utility(pos, seat, scores, d)
 
 
@@ -590,12 +607,14 @@ def unplay_scored(pos, winner, points):
 
 @njit(cache=True, inline="always")
 def start_solve(pos, gen):
+    """Start a new solve: its transposition table generation ``gen``, and no nodes counted yet."""
     pos[P_GEN] = gen
     pos[P_TOTAL_NODES] = 0
 
 
 @njit(cache=True, inline="always")
 def solves_maxn(pos):
+    """Whether this solve is max-n (``P_MAXN`` = 1) rather than paranoid."""
     return pos[P_MAXN] != 0
 
 
@@ -607,6 +626,8 @@ def share_budget(pos, cards):
 
 @njit(cache=True, inline="always")
 def restore_budget(pos, budget):
+    """Put back the node budget that ``share_budget`` returned, after the root cards are
+    searched."""
     pos[P_BUDGET] = budget
 
 
@@ -619,6 +640,8 @@ def begin_card(pos, maxn):
 
 @njit(cache=True, inline="always")
 def end_card(pos, maxn, token):
+    """Add the root card's nodes to the solve's total (``P_TOTAL_NODES``); ``maxn`` and ``token``
+    are not needed here."""
     pos[P_TOTAL_NODES] += pos[P_NODES]
 
 

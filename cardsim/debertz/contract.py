@@ -33,12 +33,16 @@ def deal_score_bounds(rules) -> tuple[float, float | None]:
 
 
 def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) -> dict:
+    """The readable summary of a simulation's statistics array
+    (``cardsim.debertz.summary.summarize``); ``seed`` and ``whole`` do not change it."""
     from cardsim.debertz.summary import summarize as summary
 
     return summary(stats, rules, seconds)
 
 
 def bench(rules, hands: int, threads: int) -> dict:
+    """Throughput of the compiled random-play path over ``hands`` deals under ``rules`` on
+    ``threads`` numba threads (``cardsim.debertz.summary.bench``)."""
     from cardsim.debertz.summary import bench as run
 
     return run(rules, hands=hands, threads=threads)

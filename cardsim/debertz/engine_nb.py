@@ -649,6 +649,7 @@ def check_round_end(st, R, bside):
 
 @njit(cache=True, inline="always")
 def finish_game(st, winner):
+    """D11: end the game, won by side ``winner``: nobody is to act and there is no next dealer."""
     st[L.GAME_OVER] = 1
     st[L.WINNER] = winner
     st[L.TURN] = -1

@@ -49,6 +49,7 @@ def legal(st, R):
 
 @njit(cache=True, inline="always")
 def num_seats(R):
+    """Number of players of the rules ``R`` (2, 3 or 4, D1)."""
     return R[L.R_PLAYERS]
 
 
@@ -60,6 +61,7 @@ def deal_over(st):
 
 @njit(cache=True, inline="always")
 def game_over(st):
+    """Whether the game is over (a side reached the target, D11)."""
     return st[L.PHASE] == L.PH_GAME_OVER
 
 
@@ -71,6 +73,7 @@ def item_over(st, whole):
 
 @njit(cache=True, inline="always")
 def turn(st):
+    """The seat to act (-1 when nobody is)."""
     return st[L.TURN]
 
 
@@ -106,6 +109,7 @@ def record_deal(st, R, stats, whole):
 
 @njit(cache=True, inline="always")
 def count_decisions(stats, taken):
+    """Add ``taken`` decisions to the statistics row's decision count."""
     stats[S_DECISIONS] += taken
 
 
@@ -127,6 +131,7 @@ def seat_won(st, R, seat, whole):
 
 @njit(cache=True, inline="always")
 def deals_played(st, whole):
+    """Deals the item played so far (a finished hands-mode item: 1)."""
     return st[L.DEAL_NO] + 1
 
 
@@ -154,4 +159,5 @@ def deal_rewards(st, R, rewards):
 
 @njit(cache=True, inline="always")
 def state_width():
+    """Width of Debertz's engine state row (``layout.STATE_WIDTH``)."""
     return L.STATE_WIDTH

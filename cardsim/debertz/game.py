@@ -101,10 +101,12 @@ class DebertzGame:
     # BarbuGame, a single match, does not need.
     @property
     def batch(self) -> int:
+        """Number of games this object holds (rows of ``state``)."""
         return self.state.shape[0]
 
     @property
     def num_players(self) -> int:
+        """Number of seats under the rules (2, 3 or 4, D1)."""
         return self.rules.players
 
     @property
@@ -138,6 +140,8 @@ class DebertzGame:
         return self._row(i)[off:off + width]
 
     def phase(self, i: int = 0) -> str:
+        """Name of the phase game ``i`` waits for: ``bid1``, ``bid2`` (D4), ``swap`` (D5),
+        ``play``, ``deal_end`` or ``game_over``."""
         return L.PHASE_NAMES[self._row(i)[L.PHASE]]
 
     def turn(self, i: int = 0) -> int:
@@ -158,10 +162,14 @@ class DebertzGame:
         return int(E.legal_mask(self._row(i), self.R))
 
     def legal_actions(self, i: int = 0) -> list[int]:
+        """Ids of the legal actions of the seat to act in game ``i``, ascending (empty when nobody
+        is to act)."""
         m = self.legal_bits(i)
         return [a for a in range(NUM_ACTIONS) if m >> a & 1]
 
     def legal_action_names(self, i: int = 0) -> list[str]:
+        """Names of the legal actions of game ``i`` (``"JS"``, ``"pass"``, ``"play"``...), in id
+        order."""
         return [action_name(a) for a in self.legal_actions(i)]
 
     def legal_mask(self, i: int = 0) -> np.ndarray:

@@ -391,11 +391,13 @@ def draw_deal(st, R, kn, ways, rng, i, held, buf):
 # --- the pieces of the entry points written once for both games (cardsim.sample_nb) -------
 @njit(cache=True, inline="always")
 def knowledge_width():
+    """Length of Debertz's knowledge row (``KNOWLEDGE_WIDTH``)."""
     return KNOWLEDGE_WIDTH
 
 
 @njit(cache=True, inline="always")
 def scratch_size():
+    """Length of ``draw_deal``'s scratch buffer: one entry per card of the 32-card deck."""
     return 32
 
 

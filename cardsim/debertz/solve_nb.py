@@ -162,6 +162,8 @@ def trick_at(pos):
 
 @njit(cache=True, inline="always")
 def to_act(pos):
+    """The seat to play the next card: the leader's followers in turn, one per card already in the
+    trick, wrapping round the table of ``P_PLAYERS`` seats."""
     s = pos[P_LEADER] + pos[P_TRICK_LEN]
     n = pos[P_PLAYERS]
     return s - n if s >= n else s
@@ -281,21 +283,27 @@ def table_key(pos):
 # --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
 @njit(cache=True, inline="always")
 def position_width():
+    """Length of this game's position row (``POSITION_WIDTH``), what a caller allocates for
+    ``pos``."""
     return POSITION_WIDTH
 
 
 @njit(cache=True, inline="always")
 def count_node(pos):
+    """One more node searched (checked against the budget)."""
     pos[P_NODES] += 1
 
 
 @njit(cache=True, inline="always")
 def trick_len(pos):
+    """Number of cards already in the current trick (0 at a trick boundary)."""
     return pos[P_TRICK_LEN]
 
 
 @njit(cache=True, inline="always")
 def generation(pos):
+    """The transposition table generation of this solve: entries of earlier solves do not match
+    it."""
     return pos[P_GEN]
 
 
@@ -328,11 +336,15 @@ def settle_node(pos, alpha, beta):
 
 @njit(cache=True, inline="always")
 def maximises(pos, seat):
+    """Whether ``seat`` maximises the value: the seats of the side the values are for (D1: partners
+    share a side); every other side minimises (paranoid)."""
     return side_of(seat, pos[P_TEAMS]) == pos[P_SIDE]
 
 
 @njit(cache=True, inline="always")
 def moves_of(pos, seat):
+    """The cards ``seat`` may play that are worth searching: its legal cards (D8) with equal ones
+    merged (``distinct_cards``)."""
     return distinct_cards(pos, legal_of(pos, seat))
 
 
@@ -574,6 +586,8 @@ def undo_from_frame(pos, seat, card, frames, d):
 
 @njit(cache=True, inline="always")
 def seat_utility(pos, seat, scores, d):
+    """The value that ``seat``'s side plays for under max-n, from the sides' points ``scores[d]``
+    (``utility``)."""
     return utility(pos, side_of(seat, pos[P_TEAMS]), scores, d)
 
 
@@ -597,6 +611,8 @@ def unplay_scored(pos, winner, points):
 
 @njit(cache=True, inline="always")
 def start_solve(pos, gen):
+    """Start a new solve: its transposition table generation ``gen``, a node count of zero (the
+    budget is the whole solve's) and no killer leads yet."""
     pos[P_GEN] = gen
     pos[P_NODES] = 0  # one budget for the whole solve
     for k in range(33):
@@ -620,6 +636,8 @@ def share_budget(pos, cards):
 
 @njit(cache=True, inline="always")
 def restore_budget(pos, budget):
+    """Put back the node budget that ``share_budget`` returned, after the root cards are
+    searched."""
     pos[P_BUDGET] = budget
 
 
@@ -636,6 +654,8 @@ def begin_card(pos, maxn):
 
 @njit(cache=True, inline="always")
 def end_card(pos, maxn, token):
+    """Max-n: add back the nodes that ``begin_card`` kept aside (``token``), so the solve's count
+    goes on from there; the paranoid search counts straight on."""
     if maxn:
         pos[P_NODES] += token
 

@@ -27,6 +27,13 @@ from cardsim.policy_nb import PYTHON, RANDOM_POLICIES
 
 
 class CardGameAEC(AECEnv):
+    """A PettingZoo AEC environment for every seat of one game (module docstring); the subclasses
+    name the game in ``GAME``.
+
+    ``rules`` is a rules object of the game (or None: the defaults, with ``conventions`` given as
+    keywords); ``episode`` is ``"deal"`` or ``"game"``; rewards are multiplied by ``reward_scale``;
+    ``render_mode`` ``"ansi"`` renders one line of text. An unknown episode kind or convention
+    raises ``InvalidConfigError``."""
     GAME = ""
     metadata = {"render_modes": ["ansi"], "name": "cardsim", "is_parallelizable": False}
 
@@ -67,9 +74,12 @@ class CardGameAEC(AECEnv):
         self._game_id = 0
 
     def observation_space(self, agent):
+        """The observation space of ``agent``: a dict of its float32 ``observation`` vector and its
+        int8 ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The action space of ``agent``: ``Discrete`` over every action id of the game."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -107,6 +117,8 @@ class CardGameAEC(AECEnv):
             self.infos[a] = {"action_mask": mask}
 
     def observe(self, agent):
+        """What ``agent`` sees now: its observation vector and its legal actions (all zero when it
+        is not to act or has terminated)."""
         seat = self.agent_name_mapping[agent]
         obs = np.zeros(self.kit.observer.OBS_SIZE, dtype=np.float32)
         self.kit.observer.observe(self._st, self.R, seat, obs)
@@ -117,6 +129,11 @@ class CardGameAEC(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        """Apply ``action`` (an integer id; a one-element array counts as its element) for the
+        agent selected, then let the engine run on to the next decision; rewards, terminations and
+        the next agent follow. A terminated agent's step only removes it (PettingZoo's dead step).
+        Raises ``IllegalActionError`` listing the legal actions when ``action`` is not a legal
+        id."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -154,13 +171,15 @@ class CardGameAEC(AECEnv):
         return state
 
     def render(self):
+        """With ``render_mode="ansi"``: one line naming the game, its phase and the seat to act;
+        otherwise None."""
         if self.render_mode != "ansi":
             return None
         return (f"{self.GAME} phase={self.kit.phase_name(self._st)} "
                 f"turn={self.kit.turn(self._st)}")
 
     def close(self):
-        pass
+        """Nothing to release: the environment holds only arrays."""
 
 
 class DebertzAECEnv(CardGameAEC):
@@ -176,8 +195,10 @@ class BarbuAECEnv(CardGameAEC):
 
 
 def debertz_env(**kwargs) -> DebertzAECEnv:
+    """A ``DebertzAECEnv`` (PettingZoo's ``env()`` convention); keywords as its constructor."""
     return DebertzAECEnv(**kwargs)
 
 
 def barbu_env(**kwargs) -> BarbuAECEnv:
+    """A ``BarbuAECEnv`` (PettingZoo's ``env()`` convention); keywords as its constructor."""
     return BarbuAECEnv(**kwargs)

@@ -19,6 +19,9 @@ from cardsim.games import GAMES
 
 
 def bench_batch(game: str, batch: int, threads: int, observations: bool, seconds: float) -> float:
+    """Decisions per second of a ``SelfPlayBatch`` of ``batch`` games of ``game`` on ``threads``
+    numba threads, with or without ``observations``, stepped for ``seconds`` after 20 warm-up
+    steps; every game plays its lowest legal action."""
     from cardsim.envs.selfplay import SelfPlayBatch
 
     b = SelfPlayBatch(game, batch, seed=1, threads=threads, observations=observations,
@@ -38,6 +41,9 @@ def bench_batch(game: str, batch: int, threads: int, observations: bool, seconds
 
 
 def bench_gym(env_id: str, seconds: float, **kwargs) -> float:
+    """Learner steps per second of the Gymnasium environment ``env_id`` (``kwargs`` to
+    ``gym.make``) over ``seconds`` after 2000 warm-up steps; the learner plays its lowest legal
+    action."""
     import gymnasium as gym
 
     import cardsim.envs  # noqa: F401
@@ -58,6 +64,9 @@ def bench_gym(env_id: str, seconds: float, **kwargs) -> float:
 
 
 def main(argv=None) -> None:
+    """Print the throughput of the batched self-play API and of the Gymnasium environments for both
+    games (options from ``argv``: ``--batch``, ``--threads``, ``--seconds``), with the load average
+    before and after."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--threads", type=int, default=2)

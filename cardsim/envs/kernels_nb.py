@@ -60,6 +60,8 @@ def settle(game, st, R, whole, rewards):
 
 @njit(cache=True, inline="always")
 def write_legal(game, st, R, out):
+    """Fill ``out`` (one entry per action id) with 1 for each legal action of the seat to act in
+    ``st``, 0 elsewhere."""
     base, bits = legal(game, st, R)
     fill_legal(base, bits, out)
 
@@ -102,6 +104,8 @@ def advance_opponents(game, policies, st, R, rng, i, kinds, params, whole, rewar
 
 @njit(cache=True, inline="always")
 def write_decision(game, st, R, i, seats, obs, legal_out, with_obs):
+    """Row ``i`` of a batch waits for its seat to act: the seat into ``seats[i]``, its observation
+    into ``obs[i]`` (when ``with_obs``) and its legal actions into ``legal_out[i]``."""
     seat = turn(game, st)
     seats[i] = seat
     if with_obs:

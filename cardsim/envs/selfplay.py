@@ -156,14 +156,19 @@ class SelfPlayBatch:
 
     @property
     def obs_size(self) -> int:
+        """Length of one seat's observation vector."""
         return self.kit.observer.OBS_SIZE
 
     @property
     def num_actions(self) -> int:
+        """Number of action ids of the game (columns of ``legal``)."""
         return self.kit.num_actions
 
     @property
     def legal(self) -> np.ndarray:
+        """The legal actions of each game's seat to act, as of the last ``reset`` or ``step``: a
+        bool view ``(batch, num_actions)`` of the batch's own buffer (overwritten by the next
+        step)."""
         return self._legal.view(np.bool_)
 
     def _blocks(self) -> int:

@@ -78,6 +78,9 @@ class LegalDiscrete(spaces.Discrete):
         self.decision_source = decision_source
 
     def sample(self, mask=None, probability=None):
+        """A random legal action of the environment's current decision when called without ``mask``
+        or ``probability`` (a ``SampledAction`` that remembers the decision); otherwise, or when
+        the env has no legal action now, ``Discrete.sample``."""
         if mask is None and probability is None and self.legal_source is not None:
             legal = self.legal_source()
             if legal.any():
@@ -267,6 +270,13 @@ class CardGameEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action):
+        """Play the learner's ``action`` (an integer id; a one-element array counts as its
+        element), then let the opponents play until the learner is to act again or the episode
+        ends. Returns ``(observation, reward, terminated, truncated, info)``: the reward is the
+        learner's recorded points (Debertz D9) or deal score (Barbu B7.3) of the deals scored
+        meanwhile, times ``reward_scale``, plus ``win_reward`` when a whole game ends won;
+        ``truncated`` is always False. Raises ``IllegalActionError`` listing the legal actions for
+        an illegal action, or once the episode has ended."""
         if self._status != LEARNER:
             raise IllegalActionError("the episode has ended: call reset() before step()")
         a = action_id(action)

@@ -19,11 +19,16 @@ class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._last_info: dict = {}
 
     def reset(self, **kwargs):
+        """Reset the wrapped environment (keywords as its ``reset``), keeping the observation and
+        info to return after an illegal action."""
         obs, info = self.env.reset(**kwargs)
         self._last_obs, self._last_info = obs, info
         return obs, info
 
     def step(self, action):
+        """Step the wrapped environment with a legal ``action``; an illegal one (or one that is not
+        an action id) instead ends the episode with reward ``penalty``, the last observation, and
+        ``info["illegal_action"] = True``."""
         mask = self.env.unwrapped.action_masks()
         try:
             a = int(np.asarray(action).reshape(-1)[0])
@@ -38,4 +43,6 @@ class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
+        """The wrapped environment's legal actions (``action_masks()``, the MaskablePPO
+        convention)."""
         return self.env.unwrapped.action_masks()

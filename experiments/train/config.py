@@ -47,6 +47,9 @@ DEVICES = ("cpu", "cuda")
 
 @dataclass
 class TrainConfig:
+    """A training run, as its YAML file gives it (the keys and defaults of the module docstring).
+    Built by ``config_from_dict`` or ``load_config``, which validate every key; ``args`` holds the
+    algorithm's own arguments (``DMCArgs``, ``PPOArgs``, ``DistillArgs``)."""
     name: str
     game: str
     algorithm: str
@@ -70,6 +73,8 @@ class TrainConfig:
     ray: dict | None = None
 
     def to_dict(self) -> dict:
+        """The config as a plain dict of its keys (what the run directory's ``config.yaml``
+        holds)."""
         return asdict(self)
 
     def with_ray(self, options: dict) -> "TrainConfig":
@@ -79,6 +84,8 @@ class TrainConfig:
         return out
 
     def make_rules(self):
+        """The game's rules object from ``rules`` (its conventions over the defaults); raises
+        ``InvalidConfigError`` for an unknown or invalid convention."""
         from cardsim import games
 
         return games.get(self.game).rules_cls.from_dict(self.rules)
@@ -141,6 +148,8 @@ def _check_args(algorithm: str, args: Any) -> dict:
 
 
 def config_from_dict(data: Any, where: str = "config") -> TrainConfig:
+    """A validated ``TrainConfig`` from a parsed YAML mapping. Raises ``InvalidConfigError`` naming
+    ``where`` (the file) and the key for an unknown key or an invalid value."""
     try:
         return _validate(data)
     except InvalidConfigError as e:
@@ -262,6 +271,8 @@ def _check_executor(cfg: TrainConfig) -> None:
 
 
 def read_yaml(path: Path) -> Any:
+    """The parsed content of the YAML file ``path``. Raises ``InvalidConfigError`` when the file
+    cannot be read or is not valid YAML."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -273,4 +284,6 @@ def read_yaml(path: Path) -> Any:
 
 
 def load_config(path) -> TrainConfig:
+    """The validated ``TrainConfig`` of the YAML file ``path`` (``read_yaml`` then
+    ``config_from_dict``); raises ``InvalidConfigError`` naming the file."""
     return config_from_dict(read_yaml(path), where=str(path))

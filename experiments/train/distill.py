@@ -45,6 +45,8 @@ class DistillArgs(DMCArgs):
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
 
     def check(self) -> None:
+        """DMC's checks, and ``samples`` and ``rollouts`` within 0..4096; raises
+        ``InvalidConfigError`` naming the argument."""
         super().check()
         for key in ("samples", "rollouts"):
             if not 0 <= getattr(self, key) <= 4096:
@@ -71,6 +73,7 @@ class Distill(DMC):
 
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
+        """Each decision keeps the solver's label of every action id (NaN where there is none)."""
         return (num_actions,)
 
     def solver_params(self, game: str) -> np.ndarray:

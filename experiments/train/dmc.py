@@ -38,6 +38,8 @@ class DMCArgs:
     max_grad_norm: float = 40.0     # gradient norm clip (DouZero's value)
 
     def check(self) -> None:
+        """Raise ``InvalidConfigError`` naming the argument unless ``learning_rate`` > 0,
+        ``batch_size`` >= 1, ``epsilon`` in [0, 1] and ``max_grad_norm`` > 0."""
         if not self.learning_rate > 0:
             raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
         if self.batch_size < 1:

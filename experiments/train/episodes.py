@@ -86,6 +86,7 @@ class EpisodeBuffer:
 
 
 def concat(parts: list[Samples]) -> Samples:
+    """The samples of ``parts`` as one ``Samples``, each field concatenated in order."""
     return Samples(*(np.concatenate(x) for x in zip(*parts)))
 
 

@@ -68,6 +68,8 @@ def solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values, d
 
 @njit(cache=True)
 def add_values(values, bits, total):
+    """Add the solver's value ``values[c]`` of each legal card ``c`` of ``bits`` to
+    ``total[c]``."""
     m = bits
     while m != 0:
         c = lowest_bit(m)
@@ -97,6 +99,9 @@ def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, de
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
                       counter, n_blocks):
+    """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
+    ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
+    actions, or none to label, are left NaN)."""
     values = np.zeros(64, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
     pos = np.zeros(position_width(game), dtype=np.int64)

@@ -202,6 +202,9 @@ class Trainer:
 
     # --- checkpoints ----------------------------------------------------------------------
     def restore(self, path: Path) -> None:
+        """Load the checkpoint ``path`` of this run: network, optimizer, counters and metrics (and
+        the weights the Ray actors played with), then write the reports again. Raises
+        ``CheckpointError`` when the checkpoint is of another algorithm or network."""
         data = load_checkpoint(path, game=self.cfg.game, rules=self.rules)
         training = data.get("training") or {}
         if data["algorithm"] != self.cfg.algorithm or "optimizer" not in training:
@@ -237,6 +240,9 @@ class Trainer:
 
     # --- the loop -------------------------------------------------------------------------
     def run(self, progress: bool = False) -> dict:
+        """Train until ``iterations`` of the config are done (from where a restored run stopped),
+        with a progress bar when ``progress``; the Ray actors, if any, are stopped even on an
+        error. Returns ``summary()``."""
         cfg = self.cfg
         if self.actors is not None and self.iteration < cfg.iterations:
             weights, at = self._actor_weights or (None, None)
@@ -374,6 +380,9 @@ class Trainer:
             write_learning_curve(self.run_dir, self.cfg, self.metrics)
 
     def summary(self) -> dict:
+        """What the run did: its directory, algorithm, iterations, counts (decisions, samples,
+        updates, seconds), decisions per second, the latest checkpoint's path and the last
+        evaluation."""
         last_eval = next((m["eval"] for m in reversed(self.metrics) if "eval" in m), None)
         return {"run": str(self.run_dir), "algorithm": self.cfg.algorithm,
                 "iterations": self.iteration, **self.counts,
@@ -384,6 +393,8 @@ class Trainer:
 
 
 def format_summary(s: dict) -> str:
+    """``Trainer.summary``'s dict as the lines the command line prints: the counts and rate, each
+    evaluation's difference in points per deal with its 95% interval, the checkpoint."""
     lines = [f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
              f"decisions ({s['decisions_per_s'] or 0:,.0f}/s), {s['samples']:,} samples, "
              f"{s['updates']:,} updates"]

@@ -37,6 +37,9 @@ class PPOArgs:
     max_grad_norm: float = 0.5      # gradient norm clip
 
     def check(self) -> None:
+        """Raise ``InvalidConfigError`` naming the argument unless ``learning_rate``, ``clip`` and
+        ``max_grad_norm`` are > 0, ``epochs`` and ``minibatch_size`` >= 1, and ``value_coef`` and
+        ``entropy_coef`` >= 0."""
         for key in ("learning_rate", "clip", "max_grad_norm"):
             if not getattr(self, key) > 0:
                 raise InvalidConfigError(f"{key} must be > 0, got {getattr(self, key)}")

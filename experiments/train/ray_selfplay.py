@@ -134,13 +134,19 @@ class RaySelfPlay:
 
     @property
     def workers(self) -> int:
+        """Number of self-play actors: ``ray.num_workers`` of the config, else
+        ``DEFAULT_WORKERS``."""
         return (self.cfg.ray or {}).get("num_workers") or DEFAULT_WORKERS
 
     @property
     def weights_every(self) -> int:
+        """Learner updates between two sendings of the weights to the actors
+        (``ray.weights_every``, default 1)."""
         return (self.cfg.ray or {}).get("weights_every") or 1
 
     def send(self, net, updates: int) -> None:
+        """Send the network's current weights (a CPU copy) to the actors, as made after ``updates``
+        learner updates."""
         self._put({k: v.detach().cpu().clone() for k, v in net.state_dict().items()}, updates)
 
     def _put(self, weights: dict, updates: int) -> None:
@@ -150,6 +156,8 @@ class RaySelfPlay:
         self.sent_at = updates
 
     def stop(self) -> None:
+        """Kill the actors and disconnect from Ray (the executor's exit); safe to call when they
+        were never started."""
         if self.actors is not None:
             for actor in self.actors:
                 self.executor.ray.kill(actor)

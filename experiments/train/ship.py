@@ -75,6 +75,9 @@ def ship(run_dir, name: str, checkpoint: str = "latest.pt", folder=SHIPPED_DIR,
 
 
 def main(argv=None) -> int:
+    """The ``python -m experiments.train.ship`` command: ship checkpoint ``--checkpoint`` of
+    ``run_dir`` as ``name`` (module docstring) and print the file written. Returns the exit status:
+    0, or 2 with the error printed for a bad checkpoint or name."""
     p = argparse.ArgumentParser(prog="python -m experiments.train.ship", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run_dir")

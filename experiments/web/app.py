@@ -66,6 +66,7 @@ class GameStore:
         self._lock = threading.Lock()
 
     def add(self, entry: dict) -> str:
+        """Keep a new game; returns its id."""
         gid = uuid.uuid4().hex[:16]
         entry["lock"] = threading.Lock()
         entry["touched"] = time.monotonic()
@@ -75,6 +76,7 @@ class GameStore:
         return gid
 
     def get(self, gid: str) -> dict:
+        """The game ``gid``, now the most recently used; KeyError when it is gone."""
         with self._lock:
             self._expire()
             entry = self._games.get(gid)
@@ -85,6 +87,7 @@ class GameStore:
             return entry
 
     def drop(self, gid: str) -> bool:
+        """Free game ``gid``; whether it was there."""
         with self._lock:
             return self._games.pop(gid, None) is not None
 
