@@ -11,7 +11,8 @@ RAY_PIN := ray==2.60.0
 
 # The package and what it needs to run (make run: no torch, which only the neural agents and
 # training use); then torch and the extras the tests use (make test). torch goes first, pinned,
-# so that the extras that need it do not pull another build.
+# so that the extras that need it do not pull another build. The browser tests drive the
+# system's chromium (the web extra's playwright never downloads a browser of its own).
 $(BIN)/cardsim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e .
@@ -19,7 +20,7 @@ $(BIN)/cardsim: pyproject.toml
 
 $(VENV)/.extras: $(BIN)/cardsim
 	$(BIN)/pip install -q $(TORCH_PIN)
-	$(BIN)/pip install -q -e '.[neural,dev,rl,ray]' $(RAY_PIN)
+	$(BIN)/pip install -q -e '.[neural,dev,rl,ray,web]' $(RAY_PIN)
 	touch $@
 
 install: $(VENV)/.extras

@@ -150,6 +150,10 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
+    if name == "pimc" and "beliefs" in options:  # pimc drawing deals by a belief network
+        from agents.belief_pimc import BeliefPIMC
+
+        return _labelled(BeliefPIMC(game, options), label, spec)
     return _labelled(cls(game=game, options=options), label, spec)
 
 

@@ -46,6 +46,7 @@ REQUIRED_PARTS = {
     "observe_nb": ("SPEC", "OBS_SIZE", "observe"),
     "record": ("record_of_row", "replay"),
     "actions": ("action_name",),
+    "view": ("table_view",),
     "simulate_nb": ("NUM_STATS", "S_DECISIONS"),
     "measures": ("measure_specs", "deal_measures", "game_measure_specs", "game_measures"),
 }
@@ -274,6 +275,13 @@ class Game:
         """What ``seat`` sees of row ``st`` as text lines (hand, trick, trump or contract,
         scores)."""
         return self._facts.describe_state(st, rules, seat)
+
+    def table_view(self, rules, st: np.ndarray, seat: int | None,
+                   reveal: bool = False) -> dict:
+        """What a table shows of row ``st`` to ``seat`` as plain data (public facts of the
+        deal, the seat's hand, the others' hands only with ``reveal``): the game's
+        ``view.table_view``."""
+        return self._module("view").table_view(st, rules, seat, reveal)
 
     def legal_names(self, legal: np.ndarray) -> str:
         """The legal actions of a boolean row, by name."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from cardsim.errors import HandRecordError
 
@@ -23,7 +23,7 @@ class RecordWriter:
         self.count = 0
         self._file = None
 
-    def __enter__(self) -> "RecordWriter":
+    def __enter__(self) -> RecordWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.tmp, "w", encoding="utf-8")
@@ -85,3 +85,17 @@ def require(rec: dict, name: str, kind, where: str = "record"):
     if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int,))):
         raise HandRecordError(f"{where}: field {name!r} has invalid value {value!r}")
     return value
+
+
+def watch_steps(game, on_step) -> None:
+    """Make ``game.step`` (a game class of the game face) report every action it applies:
+    ``on_step(row_before, action_id, row_after)`` with copies of the state row. A replay
+    given ``on_step`` calls this, so that a viewer can step through a recorded deal."""
+    step = game.step
+
+    def stepped(action, i: int = 0):
+        before = game.state[i].copy()
+        step(action, i)
+        on_step(before, int(game.parse_action(action)), game.state[i].copy())
+
+    game.step = stepped

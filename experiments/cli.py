@@ -13,6 +13,9 @@
                           [--teams] [--seed S] [--threads T] [--per-deal] [--out DIR] [--json]
     cardsim run CONFIG.yaml [--out DIR] | cardsim run --resume RUN_DIR    [--ray [ADDRESS]]
     cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR  [--ray [ADDRESS]]
+    cardsim play GAME [--agents A [B ...]] [--seat S] [--players P] [--teams]
+                          [--rule NAME=VALUE]... [--seed S] [--deals N] [--delay SECONDS]
+    cardsim serve [--host 127.0.0.1] [--port 8000] [--runs DIR] [--records DIR]...
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME       (the agents and their options)
     cardsim --version
@@ -186,6 +189,28 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--out", metavar="DIR", help="parent of run directories (default runs)")
     _ray_arg(train)
 
+    play = sub.add_parser("play", help="play a game in the terminal against agents")
+    play.add_argument("game", choices=GAMES)
+    play.add_argument("--agents", nargs="+", default=["heuristic"], metavar="AGENT",
+                      help="the agents of the other seats: one for all, or one per other "
+                           "seat in seat order (default heuristic)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    _rules_args(play)
+    play.add_argument("--seed", type=_seed, default=0, help="fixes the deals")
+    play.add_argument("--deals", type=_positive, help="stop after N deals")
+    play.add_argument("--delay", type=float, default=0.0,
+                      help="seconds to wait after each agent's move (default 0)")
+
+    serve = sub.add_parser("serve", help="the browser table: play, replay, analyse")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--runs", default="runs", metavar="DIR",
+                       help="run directories to list and read records from (default runs)")
+    serve.add_argument("--records", action="append", default=[], metavar="DIR",
+                       help="another directory whose hand-record files may be opened "
+                            "(repeatable)")
+
     for name, text in (("rules", "list a game's conventions"),
                        ("agents", "list a game's agents and options")):
         q = sub.add_parser(name, help=text)
@@ -244,31 +269,29 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
-    """The rules of ``game`` from the command line's options: ``--players``, ``--teams`` (which
-    implies 4 players) and the ``--rule key=value`` pairs of ``overrides``. Raises
-    ``InvalidConfigError`` when an option does not apply to the game, when
-    ``--players``/``--teams`` and a ``--rule`` set the same convention, or for an invalid
-    convention."""
+    """The rules of ``--players``, ``--teams`` and ``--rule`` (experiments.games)."""
+    from experiments.games import make_rules as rules_of
+
+    return rules_of(game, players, teams, overrides)
+
+
+def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:
+    """The agents of a table where a person sits in ``seat``: ``specs`` gives one agent for
+    every other seat, or one per other seat in seat order."""
     from cardsim import games
     from cardsim.errors import InvalidConfigError
+    from experiments.play import make_seat_agents
 
-    contract = games.get(game)
-    base = {}
-    if len(contract.player_counts) == 1 and (players is not None or teams):
-        raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
-                                 f"players each for themselves")
-    named = {pair.split("=", 1)[0].strip() for pair in overrides}
-    for option, rule, given in (("--players", "players", players is not None),
-                                ("--teams", "teams", teams)):
-        if given and rule in named:
-            raise InvalidConfigError(f"{option} and --rule {rule}=... both set {rule!r}; "
-                                     f"give one of them")
-    if players is not None:
-        base["players"] = players
-    if teams:
-        base["teams"] = True
-        base.setdefault("players", 4)
-    return contract.rules_cls.from_overrides(list(overrides), base)
+    n = games.get(game).players(rules)
+    if not 0 <= seat < n:
+        raise InvalidConfigError(f"--seat must be a seat 0..{n - 1}, got {seat}")
+    others = n - 1
+    if len(specs) not in (1, others):
+        raise InvalidConfigError(f"--agents takes one agent for every other seat or one per "
+                                 f"other seat ({others}); got {len(specs)}")
+    per_seat = list(specs) * others if len(specs) == 1 else list(specs)
+    per_seat.insert(seat, None)
+    return make_seat_agents(game, per_seat)
 
 
 def run(args) -> int:
@@ -313,6 +336,17 @@ def run(args) -> int:
         print(dumps_json(result) if args.json else format_table(result))
     elif args.command == "study":
         return _study(args, progress)
+    elif args.command == "play":
+        from experiments.play import play_terminal
+
+        rules = make_rules(args.game, args.players, args.teams, args.rule)
+        agents = seat_agents(args.game, rules, args.agents, args.seat)
+        play_terminal(args.game, rules, agents, args.seat, seed=args.seed, deals=args.deals,
+                      delay=args.delay)
+    elif args.command == "serve":
+        from experiments.web.app import serve
+
+        serve(args.host, args.port, runs=args.runs, records=args.records)
     elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
             raise ArgumentError("give a config file or --resume RUN_DIR (not both)")

@@ -7,9 +7,10 @@
 The positions are every decision with two or more legal actions of ``--deals`` deals of
 random play (bids or contracts, doubles, the swap, card play at every trick:
 ``experiments.strength_cost.decision_positions``). A compiled agent decides them one at a
-time, as the table calls its policy. A network is timed twice: one position per forward
-(its latency for a single game, observation included) and all the positions in one batch
-(what a decision costs in a tournament, where the table asks it for many games at once).
+time, as the table calls its policy. A Python agent (a network, ``pimc:beliefs=``) is timed
+twice: one position per call (its latency for a single game, observation included) and all
+the positions in one call (what a decision costs in a tournament, where the table asks it
+for many games at once); it gets the observations with their engine rows, as at the table.
 numba and torch run on one thread.
 """
 
@@ -56,24 +57,35 @@ def compiled_us(agent, game: str, R, states) -> float:
 
 
 def network_us(agent, game: str, R, states) -> tuple[float, float]:
-    """The network's microseconds per decision: one position per forward (observation
-    included), and per position of one batch of them all."""
+    """A Python agent's microseconds per decision: one position per call (observation
+    included), and per position of one call with them all."""
+    from cardsim import rng_nb
+    from cardsim.table import EngineRows, Observations
+
     kit = games.get(game)
     tag = kit.tag
+    rows = np.array(states)
+    rng = np.array([rng_nb.stream(5, i, 0) for i in range(len(states))], dtype=np.uint64)
     obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
+
+    def seen(lo, hi):  # what the table gives a Python agent: vectors and engine rows
+        view = obs[lo:hi].view(Observations)
+        view.engine = EngineRows(tag, rows, R, rng, np.arange(lo, hi, dtype=np.int64))
+        return view
+
     legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
     for i, st in enumerate(states):
         base, bits = G.legal(tag, st, R)
         legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
     G.observe(tag, states[0], R, kit.turn(states[0]), obs[0])  # compiled, warmed up
-    agent.act(obs[:1], legal[:1])
+    agent.act(seen(0, 1), legal[:1])
     t = time.perf_counter()
     for i, st in enumerate(states):
         G.observe(tag, st, R, kit.turn(st), obs[i])
-        agent.act(obs[i:i + 1], legal[i:i + 1])
+        agent.act(seen(i, i + 1), legal[i:i + 1])
     single = (time.perf_counter() - t) * 1e6 / len(states)
     t = time.perf_counter()
-    agent.act(obs, legal)
+    agent.act(seen(0, len(states)), legal)
     batched = (time.perf_counter() - t) * 1e6 / len(states)
     return single, batched
 

@@ -41,3 +41,28 @@ def seating_of(seat_list: list):
             distinct.append(a)
             index.append(len(distinct) - 1)
     return Seating(distinct, [index])
+
+
+def make_rules(game: str, players=None, teams=False, overrides=()):
+    """The rules of ``game`` from the command line's options (the browser table's set-up
+    too): ``--players``, ``--teams`` (which implies 4 players) and the ``--rule key=value``
+    pairs of ``overrides``. Raises ``InvalidConfigError`` when an option does not apply to
+    the game, when ``--players``/``--teams`` and a ``--rule`` set the same convention, or
+    for an invalid convention."""
+    contract = games.get(game)
+    base = {}
+    if len(contract.player_counts) == 1 and (players is not None or teams):
+        raise InvalidConfigError(f"--players and --teams are Debertz options; {game} has 4 "
+                                 f"players each for themselves")
+    named = {pair.split("=", 1)[0].strip() for pair in overrides}
+    for option, rule, given in (("--players", "players", players is not None),
+                                ("--teams", "teams", teams)):
+        if given and rule in named:
+            raise InvalidConfigError(f"{option} and --rule {rule}=... both set {rule!r}; "
+                                     f"give one of them")
+    if players is not None:
+        base["players"] = players
+    if teams:
+        base["teams"] = True
+        base.setdefault("players", 4)
+    return contract.rules_cls.from_overrides(list(overrides), base)

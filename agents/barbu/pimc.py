@@ -10,6 +10,7 @@ games in parallel.
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.belief_pimc import OPTION_HELP as BELIEF_OPTIONS
 from agents.policies import SEARCH_POLICIES
 
 
@@ -20,6 +21,7 @@ class BarbuPIMC(CompiledAgent):
     games = ("barbu",)
     kind = 2
     policies = SEARCH_POLICIES
+    OPTION_HELP = BELIEF_OPTIONS  # beliefs=NAME: agents.belief_pimc
     OPTIONS = {
         "samples": Option(16, 1, 4096,
                           "deals drawn per decision (trick play: each solved; Domino, "

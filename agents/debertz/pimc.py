@@ -8,6 +8,7 @@ Compiled, so tournaments run it inside the table over many games in parallel.
 from __future__ import annotations
 
 from agents.base import CompiledAgent, Option
+from agents.belief_pimc import OPTION_HELP as BELIEF_OPTIONS
 from agents.policies import SEARCH_POLICIES
 
 
@@ -18,6 +19,7 @@ class DebertzPIMC(CompiledAgent):
     games = ("debertz",)
     kind = 2
     policies = SEARCH_POLICIES
+    OPTION_HELP = BELIEF_OPTIONS  # beliefs=NAME: agents.belief_pimc
     OPTIONS = {
         "samples": Option(16, 1, 4096,
                           "deals drawn per decision (card play: each solved; bidding and "

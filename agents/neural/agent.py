@@ -32,7 +32,8 @@ class NeuralAgent(Agent):
     games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": "a shipped checkpoint's name (debertz-2p-distill, debertz-2p, debertz-2v2, barbu), the "
+        "checkpoint": "a shipped checkpoint's name (debertz-2p-distill, debertz-2p, debertz-2v2, "
+                      "barbu-distill, barbu), the "
                       "path of a checkpoint file written by cardsim train, or a training "
                       "run directory (its checkpoints/latest.pt) (required)"}
 
@@ -49,6 +50,9 @@ class NeuralAgent(Agent):
                 raise InvalidConfigError("agent 'neural' needs checkpoint=PATH (a file "
                                          "written by cardsim train)")
             self._data = load_checkpoint(checkpoint_path(path), game=game)
+            if self._data.get("algorithm") == "beliefs":
+                raise InvalidConfigError(f"checkpoint {path} is a belief network, which does "
+                                         f"not play: seat it as pimc:beliefs={path}")
             net = self._data["net"]
             self.path = path
             self._label = label or f"neural:{path}"

@@ -224,6 +224,8 @@ class BarbuGame:
         self._one(i)
         return self.legal_array().astype(bool)
 
+    parse_action = staticmethod(A.action_id)  # an action id from an id or a name
+
     def step(self, action, i: int = 0) -> None:
         """Apply an action (id or name) of the seat to act; IllegalActionError if not legal."""
         self._one(i)

@@ -205,9 +205,11 @@ def read_records(source: str | Path | IO[str]) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # replay
 # ---------------------------------------------------------------------------------------------
-def replay(record, check_seed: bool = False):
+def replay(record, check_seed: bool = False, on_step=None):
     """Drive the engine through the record's contract, doubles and plays and check that it
     reproduces every result field. Returns the BarbuGame at the end of the deal.
+    ``on_step(row_before, action, row_after)`` is told of every action replayed
+    (cardsim.records.watch_steps).
 
     The record does not say which contracts the declarer had already played, so the replay
     gives the declarer the recorded contract plus the lowest-numbered others up to the count
@@ -242,6 +244,10 @@ def replay(record, check_seed: bool = False):
                           rec["hands"][s])
     if game.dealer != rec["dealer"]:
         _mismatch("dealer", game.dealer, rec["dealer"])
+    if on_step is not None:
+        from cardsim.records import watch_steps
+
+        watch_steps(game, on_step)
 
     def do(action, field):
         try:

@@ -16,7 +16,7 @@ from cardsim.debertz.record_row import (BYTE_NAMES, FORMAT, VOID_NAMES, deal_rec
                                         record_of_row, seat_melds)
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import CardsimError, HandRecordError
-from cardsim.records import require
+from cardsim.records import require, watch_steps
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,9 +79,10 @@ def _check_inputs(rec, where: str) -> None:
                                       f"is [seat, name]")
 
 
-def replay(rec: dict, where: str = "record") -> dict:
+def replay(rec: dict, where: str = "record", on_step=None) -> dict:
     """Replay a record through the engine; returns the replayed record, which equals the
-    input on every field of the format. Raises HandRecordError naming the field for a
+    input on every field of the format. ``on_step(row_before, action, row_after)`` is told
+    of every action replayed (cardsim.records.watch_steps). Raises HandRecordError naming the field for a
     record that is not one (not a mapping, a field missing or of the wrong type) and at the
     first field the replay does not reproduce."""
     _check_inputs(rec, where)
@@ -98,6 +99,8 @@ def replay(rec: dict, where: str = "record") -> dict:
             byte_counts=require(rec, "byte_counts_before", list, where),
             pot=require(rec, "pot_before", int, where), seed=require(rec, "seed", int, where),
             game_id=require(rec, "game", int, where), deal_no=require(rec, "deal", int, where))
+        if on_step is not None:
+            watch_steps(game, on_step)
         for seat, bid in require(rec, "bids", list, where):
             _expect_turn(game, seat, where, "bids")
             if bid in ("pass", "play"):

@@ -41,7 +41,8 @@ from experiments.config import yaml_problem
 # each algorithm: its module, learner class and arguments dataclass
 ALGORITHMS = {"dmc": ("experiments.train.dmc", "DMC", "DMCArgs"),
               "ppo": ("experiments.train.ppo", "PPO", "PPOArgs"),
-              "distill": ("experiments.train.distill", "Distill", "DistillArgs")}
+              "distill": ("experiments.train.distill", "Distill", "DistillArgs"),
+              "beliefs": ("experiments.train.beliefs", "BeliefTraining", "BeliefArgs")}
 DEVICES = ("cpu", "cuda")
 
 
@@ -213,6 +214,18 @@ def _validate(data: Any) -> TrainConfig:
             search_agent(cfg.game, cfg.args.get("search", ""))
         except InvalidConfigError as e:
             raise InvalidConfigError(f"distill argument 'search': {e}") from None
+    if cfg.algorithm == "beliefs":
+        from experiments.train.beliefs import behaviour_agent
+
+        try:
+            behaviour_agent(cfg.game, cfg.args.get("behaviour", "heuristic"))
+        except InvalidConfigError as e:
+            raise InvalidConfigError(f"beliefs argument 'behaviour': {e}") from None
+        if cfg.eval_opponents or cfg.pool_share:
+            raise InvalidConfigError("a belief network does not play: config keys "
+                                     "'eval_opponents' must be [] and 'pool_share' 0 with "
+                                     "algorithm beliefs (measure it as pimc:beliefs=RUN_DIR in "
+                                     "a tournament)")
     _check_executor(cfg)
     rules = cfg.make_rules()
     from agents.registry import make_agent
@@ -263,7 +276,8 @@ def _check_executor(cfg: TrainConfig) -> None:
     check_executor_keys(cfg.executor, cfg.ray)
     if cfg.executor == "ray" and cfg.algorithm != "dmc":
         why = {"ppo": "learns on-policy from its own rollouts",
-               "distill": "labels the positions where its batch plays them"}[cfg.algorithm]
+               "distill": "labels the positions where its batch plays them",
+               "beliefs": "watches the positions where its batch plays them"}[cfg.algorithm]
         raise InvalidConfigError(f"executor ray trains with dmc's actor/learner split; "
                                  f"{cfg.algorithm} {why} and trains locally (allowed with "
                                  f"ray: dmc)")

@@ -171,7 +171,9 @@ class Trainer:
         self.rules = cfg.make_rules()
         kit = games.get(cfg.game)
         algo_cls = algorithm_class(cfg.algorithm)
-        self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden,
+        outputs = (algo_cls.output_size(cfg.game) if hasattr(algo_cls, "output_size")
+                   else kit.num_actions)  # a belief network has its own outputs
+        self.net = ActionHeadNet(kit.obs_size, outputs, cfg.hidden,
                                  value_head=algo_cls.value_head).to(device)
         if cfg.init is not None:  # the starting weights (a resumed run then loads its own)
             from experiments.train.config import init_network

@@ -173,10 +173,32 @@ def test_a_checkpoint_name_is_looked_up_among_the_shipped_ones(tmp_path, monkeyp
 
 
 SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
-           "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}}
+           "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {}}
+SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2}}  # belief networks (pimc:beliefs=)
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "debertz-2p-distill": "debertz_2p_distill.yaml",
-                   "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml"}
+                   "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml",
+                   "barbu-distill": "barbu_distill.yaml",
+                   "debertz-2p-beliefs": "debertz_2p_beliefs.yaml"}
+
+
+def test_every_shipped_checkpoint_is_tested():
+    from agents.neural.shipped import shipped_names
+
+    assert set(shipped_names()) == set(SHIPPED) | set(SHIPPED_BELIEFS)
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_BELIEFS))
+def test_shipped_belief_networks_load_by_name(name):
+    from agents.neural.beliefs import PLACES, load_beliefs
+
+    game = name.split("-")[0]
+    beliefs = load_beliefs(name, game)
+    beliefs.check_rules(games.get(game).make_rules(None, SHIPPED_BELIEFS[name]))
+    logp = beliefs.log_places(np.zeros((3, games.get(game).obs_size), dtype=np.float32))
+    assert logp.shape == (3, 64, PLACES)
+    with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
+        make_agent(f"neural:checkpoint={name}", game)
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
@@ -187,7 +209,7 @@ def test_shipped_checkpoints_load_by_name_and_beat_random(name):
     assert name in shipped_names()
     assert (SHIPPED_DIR / f"{name}.pt").stat().st_size < 5e6   # small enough to ship
     assert (SHIPPED_DIR / f"{name}.yaml").is_file() and (SHIPPED_DIR / f"{name}.png").is_file()
-    game = "barbu" if name == "barbu" else "debertz"
+    game = name.split("-")[0]
     rules = games.get(game).make_rules(None, SHIPPED[name])
     result = Tournament(game, rules, [f"neural:checkpoint={name}", "random"], deals=200,
                         seed=12345).run()
@@ -195,7 +217,7 @@ def test_shipped_checkpoints_load_by_name_and_beat_random(name):
     assert pair["difference"] - pair["difference_ci95"] > 0, pair
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED))
+@pytest.mark.parametrize("name", sorted(SHIPPED_CONFIGS))
 def test_shipped_checkpoints_were_made_by_the_ready_configs(name):
     # the ready config, trained with `cardsim train`, is what made the shipped network
     from pathlib import Path

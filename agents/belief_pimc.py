@@ -1,0 +1,97 @@
+"""``pimc:beliefs=NAME``: perfect-information Monte Carlo whose deals are weighted by a belief
+network's chance of where each unseen card lies (policy-based inference).
+
+Plain ``pimc`` draws every deal consistent with what the seat saw as equally likely. This
+agent asks a belief network (``agents.neural.beliefs``, trained on games of the players it
+will meet: ``cardsim train`` with ``algorithm: beliefs``) where the unseen cards are, from
+the seat's observation alone, and draws its deals accordingly
+(``agents/belief_pimc_nb.py``); everything else is ``pimc``'s, with its options.
+
+Options: ``beliefs`` (a shipped belief network's name, a checkpoint file or a training run
+directory), ``beta`` (how far to trust the beliefs: 0 draws as plain ``pimc``, 1 as the
+network says), ``draws`` (candidate deals drawn per deal kept) and every ``pimc`` option.
+It is a Python agent: the table hands it its games' observations with their engine rows,
+it runs the network once for the batch, then the compiled search for every row, drawing
+from each game's own generator, so its play does not depend on the batch.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from agents.base import Agent, Option
+from cardsim.errors import InvalidConfigError
+
+OPTIONS: dict[str, Option] = {
+    "beta": Option(1.0, 0.0, 16.0, "weight of the beliefs: a deal counts as the product of "
+                                   "its cards' belief chances to this power (0: plain pimc)"),
+    "draws": Option(4, 1, 64, "candidate deals drawn for each deal kept (resampled by weight)"),
+}
+# pimc's options that make it this agent, as ``cardsim agents`` lists them
+OPTION_HELP = {
+    "beliefs": "a belief network (cardsim train, algorithm beliefs): a shipped name, a "
+               "checkpoint file or a training run directory; pimc then draws its deals as "
+               "the network believes the unseen cards lie",
+    **{k: f"with beliefs: {o.doc} (default {o.default:g}, {o.allowed()})"
+       for k, o in OPTIONS.items()},
+}
+
+
+class BeliefPIMC(Agent):
+    """pimc drawing its deals as a belief network believes the unseen cards lie."""
+
+    name = "pimc"
+    games = ("debertz", "barbu")
+    OPTIONS: ClassVar[dict[str, Option]] = OPTIONS
+
+    def __init__(self, game: str, options: dict | None = None):
+        super().__init__(game)
+        from agents.neural.beliefs import load_beliefs
+        from agents.registry import make_agent
+
+        options = dict(options or {})
+        path = options.pop("beliefs", None)
+        if not isinstance(path, str) or not path:
+            raise InvalidConfigError("pimc option beliefs= needs a belief network: a shipped "
+                                     "name, a checkpoint file or a training run directory")
+        mine = {}
+        for key, opt in OPTIONS.items():
+            if key in options:
+                value = options.pop(key)
+                if not opt.accepts(value):
+                    raise InvalidConfigError(f"agent 'pimc' option {key!r} = {value!r} is out "
+                                             f"of range; allowed: {opt.allowed()}")
+                mine[key] = value
+        self.beta = float(mine.get("beta", OPTIONS["beta"].default))
+        self.draws = int(mine.get("draws", OPTIONS["draws"].default))
+        self.search = make_agent({"name": "pimc", **options}, game)
+        self.beliefs = load_beliefs(path, game)
+        self.path = path
+        extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
+        base = self.search.label
+        self._label = f"{base}{',' if ':' in base else ':'}beliefs={path}" + (
+            f",{extra}" if extra else "")
+
+    def _default_label(self) -> str:
+        return self._label
+
+    def check_rules(self, rules) -> None:
+        """Refuse to play a rules variant the belief network was not trained for."""
+        self.beliefs.check_rules(rules)
+
+    def act(self, observations, legal_masks) -> np.ndarray:
+        """Actions for the table's batch: the beliefs of every observation in one forward,
+        then the compiled search of each game's engine row (``legal_masks`` is not needed:
+        the search only ever returns a legal action)."""
+        from agents.belief_pimc_nb import belief_actions
+
+        engine = getattr(observations, "engine", None)
+        if engine is None:
+            raise InvalidConfigError(f"agent {self.label!r} searches the engine rows the "
+                                     f"table gives with its observations; seat it at the "
+                                     f"table (tournament, simulate, the environments)")
+        logp = self.beliefs.log_places(np.asarray(observations, dtype=np.float32))
+        return belief_actions(engine.game, engine.states, engine.R, engine.rows,
+                              self.search.params, logp, self.draws, self.beta, engine.rng)

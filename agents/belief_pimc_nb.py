@@ -1,0 +1,209 @@
+"""Perfect-information Monte Carlo over deals weighted by a network's card-location beliefs
+(the compiled part of ``pimc:beliefs=NAME``, ``agents/belief_pimc.py``).
+
+``pimc`` draws every deal consistent with what the seat knows as equally likely: a seat
+that bid the turn-up's suit, or led a suit again and again, is dealt random cards all the
+same. A belief network (``agents.neural.beliefs``) reads the seat's observation and gives,
+for every card it cannot see, the chance of each place it may be (each other seat, the dead
+stock), learnt from games of the players it will meet. Here the sampler draws ``draws`` x as
+many deals as ``pimc`` uses, each still uniform among the consistent deals (the hard
+constraints stay exact, ``cardsim.sample_nb``), weighs each by the product over its hidden
+cards of the belief of where the deal puts them (to the power ``beta``: 0 gives plain
+``pimc``'s uniform draws), and keeps ``pimc``'s number of deals by systematic resampling:
+likely deals are solved or played out more often, unlikely ones seldom or never. What is
+done with the kept deals is ``pimc``'s own (``agents/pimc_nb.py``): card play by solving,
+each card's values summed with the deal's multiplicity, the game's ``card_choice``; bids,
+the seven swap, Barbu's contract by play-outs. The decisions each game takes otherwise
+(``special_action``: Barbu's early tricks and doubling) are ``pimc``'s, unweighted.
+
+Beliefs are indexed by place relative to the seat to act: place 0 is the dead stock (a card
+of no hand), place k the seat k places after it.
+"""
+
+import numpy as np
+from numba import njit
+
+from agents.pimc_nb import (
+    P_SAMPLES,
+    best_of,
+    card_choice,
+    play_out_options,
+    position_width,
+    reference_card,
+    rollout_count,
+    solve_options,
+    solver_position,
+    solver_table,
+    solves,
+    special_action,
+)
+from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
+from cardsim.game_nb import legal, num_seats, state_width, turn
+from cardsim.jit import WITH_REFCOUNT
+from cardsim.parallel_nb import next_block, row_block, run_workers
+from cardsim.rng_nb import below
+from cardsim.sample_nb import draw_deal, sample_prepare, scratch_size, write_drawn
+from cardsim.solve_nb import solve_root
+
+PLACES = 4          # belief places: 0 the dead stock, k = 1..3 the seat k after the one to act
+UNIT = 1 << 30      # resolution of the resampling's uniform offset
+
+
+@njit(cache=True)
+def resample_counts(weights, m, kept, u, counts):
+    """Systematic resampling: how many of ``kept`` draws fall on each of the first ``m``
+    candidates, candidate k with probability ``weights[k] / sum`` (``u`` in [0, 1): the one
+    uniform offset). Every candidate of weight w gets floor or ceil of ``kept * w / sum``,
+    so the kept deals follow the weights with the least resampling noise."""
+    total = 0.0
+    for k in range(m):
+        counts[k] = 0
+        total += weights[k]
+    acc = weights[0]
+    k = 0
+    for s in range(kept):
+        target = (u + s) / kept * total
+        while k < m - 1 and acc <= target:
+            k += 1
+            acc += weights[k]
+        counts[k] += 1
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def draw_weighted(game, st, R, me, kn, ways, logp, beta, rng, i, helds, tries, weights):
+    """Draw ``len(tries)`` consistent deals of the cards seat ``me`` cannot see (their hidden
+    hands into ``helds``, draw counts into ``tries``) and each one's weight: exp(beta x the
+    sum of log beliefs of where it puts each hidden card), scaled so that the largest is 1.
+    Returns the number drawn (0 for an inconsistent position)."""
+    n = num_seats(game, R)
+    held = np.zeros(4, dtype=np.int64)
+    buf = np.empty(scratch_size(game), dtype=np.int64)
+    m = 0
+    for k in range(tries.shape[0]):
+        held[:] = 0
+        t = draw_deal(game, st, R, kn, ways, rng, i, held, buf)
+        if t < 0:
+            break
+        w = 0.0
+        for h in range(kn[KN_HOLDERS]):
+            seat = kn[KN_HOLDER + h]
+            place = 0 if seat < 0 else (seat - me + n) % n
+            cards = held[h]
+            while cards != 0:
+                c = lowest_bit(cards)
+                cards &= cards - 1
+                w += logp[c, place]
+        helds[m, :] = held
+        tries[m] = t
+        weights[m] = beta * w
+        m += 1
+    if m > 0:
+        top = weights[:m].max()
+        for k in range(m):
+            weights[k] = np.exp(weights[k] - top)
+    return m
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds, tries,
+               counts):
+    """Draw ``draws`` x ``kept`` candidate deals, weigh them by the beliefs and resample
+    ``kept`` of them: ``counts[k]`` is how often candidate k is kept. Returns the number of
+    candidates (0: an inconsistent position)."""
+    weights = np.empty(tries.shape[0], dtype=np.float64)
+    m = draw_weighted(game, st, R, me, kn, ways, logp, beta, rng, i, helds, tries, weights)
+    if m > 0:
+        u = (below(rng, i, UNIT) + 0.5) / UNIT
+        resample_counts(weights, m, kept, u, counts)
+    return m
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
+    """The action of ``pimc`` (options ``params``) in ``st`` with its deals drawn as the
+    beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them."""
+    if popcount(bits) == 1:
+        return base + lowest_bit(bits)
+    special = special_action(game, st, R, base, bits, params, rng, i)
+    if special >= 0:
+        return special
+    me = turn(game, st)
+    card_play = solves(game, st, R)
+    kept = max(1, int(params[P_SAMPLES])) if card_play else rollout_count(game, params)
+    helds = np.zeros((draws * kept, 4), dtype=np.int64)
+    tries = np.zeros(draws * kept, dtype=np.int64)
+    counts = np.zeros(draws * kept, dtype=np.int64)
+    kn, ways = sample_prepare(game, st, R, me)
+    m = kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds, tries,
+                   counts)
+    deal = np.empty(state_width(game), dtype=np.int64)
+    total = np.zeros(64, dtype=np.float64)
+    held = np.zeros(4, dtype=np.int64)
+    if card_play:
+        pos = np.zeros(position_width(game), dtype=np.int64)
+        values = np.zeros(64, dtype=np.int64)
+        squares = np.zeros(64, dtype=np.float64)
+        tt = solver_table(game, st, R, params)
+        h = reference_card(game, st, R, base, bits)
+        n = 0
+        for k in range(m):
+            if counts[k] == 0:
+                continue
+            held[:] = helds[k]
+            write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
+            solver_position(game, deal, R, me, pos)
+            solve_options(game, pos, params)
+            solve_root(game, pos, tt, values)
+            n += counts[k]
+            b = bits
+            while b != 0:
+                c = lowest_bit(b)
+                b &= b - 1
+                total[c] += counts[k] * values[c]
+                if h >= 0:
+                    gain = values[c] - values[h]
+                    squares[c] += counts[k] * gain * gain
+        return base + card_choice(game, total, squares, n, bits, h, params)
+    trial = np.empty(state_width(game), dtype=np.int64)
+    part = np.zeros(64, dtype=np.float64)
+    for k in range(m):
+        if counts[k] == 0:
+            continue
+        held[:] = helds[k]
+        write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
+        part[:] = 0.0
+        play_out_options(game, st, R, base, bits, me, deal, trial, part, rng, i)
+        total += counts[k] * part
+    return base + best_of(total, bits)
+
+
+@njit(cache=True, nogil=True, **WITH_REFCOUNT)
+def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, rng, actions,
+                       counter, n_blocks):
+    """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
+    each row's action into ``actions``."""
+    b = next_block(counter)
+    while b < n_blocks:
+        lo, hi = row_block(b, rows.shape[0], n_blocks)
+        for j in range(lo, hi):
+            g = rows[j]
+            st = states[g]
+            base, bits = legal(game, st, R)
+            actions[j] = belief_action(game, st, R, base, bits, params, logp[j], draws, beta,
+                                       rng, g)
+        b = next_block(counter)
+
+
+def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng):
+    """The actions of the rows ``rows`` of ``states`` (engine rows of game ``tag``, packed
+    rules ``R``; generators ``rng[rows]``) for ``pimc`` options ``params``, each row's deals
+    weighted by its beliefs ``logp[j]`` ((len(rows), 64, PLACES) log chances). The rows are
+    shared among numba's threads; the actions do not depend on how."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    actions = np.zeros(rows.size, dtype=np.int64)
+    if rows.size:
+        run_workers(belief_rows_worker, tag, states, R, rows, params,
+                    np.ascontiguousarray(logp, dtype=np.float64), int(draws), float(beta),
+                    rng, actions, np.zeros(1, dtype=np.int64), max(1, min(rows.size, 256)))
+    return actions

@@ -1,0 +1,378 @@
+"""One game at a table where people and agents sit: the engine of ``cardsim play`` (a game in
+the terminal) and of ``cardsim serve`` (the browser table).
+
+A ``PlaySession`` holds one game (Debertz) or match (Barbu) as an engine state row, the
+agent of every seat (``None`` for a person) and what happened so far. People act through
+``act(action)``, which accepts only a legal action of a person's seat; ``advance()`` lets
+the agents decide until a person is to act, the deal ends (with ``pause_at_deal_end``) or
+the game is over. Every move becomes an event (who did what, the trick it completed, the
+deal's result), so a front end can show the agents' moves one by one. Each deal's hand
+record (docs/hand-records.md) is kept, and the state row at each deal's start, so that
+``duplicate_deal`` can play the same deal again with an agent in a person's seat.
+
+Agents decide exactly as at the table (``cardsim.table``): compiled agents by their own
+``act`` on the engine row, Python agents on the observation vector of their seat.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+import numpy as np
+
+from cardsim import game_nb, games
+from cardsim.errors import IllegalActionError, InvalidConfigError
+from cardsim.table import agent_label, check_agent_rules
+
+PERSON = None  # a seat a person plays
+
+
+def make_seat_agents(game: str, specs: Iterable, cache: dict | None = None) -> list:
+    """Agents for the given specs (``None`` stays ``None``: a person's seat). One agent
+    object per distinct spec string; ``cache`` keeps them across calls."""
+    from agents.registry import make_agent
+
+    cache = {} if cache is None else cache
+    out = []
+    for spec in specs:
+        if spec is None:
+            out.append(None)
+            continue
+        if isinstance(spec, str):
+            key = (game, spec.strip())
+            if key not in cache:
+                cache[key] = make_agent(spec, game)
+            out.append(cache[key])
+        else:
+            out.append(make_agent(spec, game))
+    return out
+
+
+class PlaySession:
+    """One game or match of ``game`` under ``rules`` with ``agents[seat]`` in each seat
+    (``None``: a person). ``seed`` and ``item`` fix the deals exactly as a run's game
+    ``item`` with that seed (cardsim.game_nb.init_item)."""
+
+    def __init__(self, game, rules, agents: list, seed: int = 0, item: int = 0,
+                 pause_at_deal_end: bool = True, start_row: np.ndarray | None = None):
+        self.kit = games.get(game)
+        self.game = self.kit.name
+        self.rules = rules
+        self.R = rules.pack()
+        self.tag = self.kit.tag
+        n = self.kit.players(rules)
+        if len(agents) != n:
+            raise InvalidConfigError(f"a {self.kit.title} table with these rules has {n} "
+                                     f"seats; got {len(agents)} agents")
+        self.agents = list(agents)
+        check_agent_rules([a for a in self.agents if a is not None], rules)
+        self.n_seats = n
+        self.seed = int(seed)
+        self.item = int(item)
+        self.pause_at_deal_end = pause_at_deal_end
+        self.states = np.zeros((1, self.kit.layout.STATE_WIDTH), dtype=np.int64)
+        self.st = self.states[0]
+        self.rng = np.array([np.random.default_rng([self.seed, self.item]).integers(1, 2**63)],
+                            dtype=np.uint64)
+        for k, a in enumerate({id(a): a for a in self.agents if a is not None}.values()):
+            if hasattr(a, "reset"):
+                a.reset(int((self.seed * 1_000_003 + self.item * 7919 + k) % 2**31))
+        self._obs = np.zeros(self.kit.obs_size, dtype=np.float32)
+        self.events: list[dict] = []     # every move and deal end of the game, in order
+        self.records: list[dict] = []    # hand record of each deal ended
+        self.deal_points: list[list[float]] = []  # per deal ended: each seat's points
+        self.deal_starts: list[np.ndarray] = []   # state row at the start of each deal
+        self.decisions = 0
+        if start_row is not None:
+            self.st[:] = start_row
+        else:
+            game_nb.init_item(self.tag, self.st, self.R, self.seed, self.item, True)
+        self.deal_starts.append(self.st.copy())
+        for e in self._settle():  # a first deal where nobody decides
+            self._emit(e, None)
+
+    # --- reading --------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game (match) is over."""
+        return bool(game_nb.game_over(self.tag, self.st))
+
+    @property
+    def deal_over(self) -> bool:
+        """Whether the current deal has ended (or the game is over)."""
+        return bool(game_nb.deal_over(self.tag, self.st))
+
+    @property
+    def turn(self) -> int:
+        """The seat to act, -1 when nobody is (a deal's end, the game's end)."""
+        return -1 if self.deal_over else int(game_nb.turn(self.tag, self.st))
+
+    @property
+    def person_to_act(self) -> bool:
+        """Whether a person's seat is to act."""
+        return self.turn >= 0 and self.agents[self.turn] is None
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the seat to act (empty when nobody is)."""
+        if self.turn < 0:
+            return []
+        base, bits = game_nb.legal(self.tag, self.st, self.R)
+        bits = int(bits)
+        return [int(base) + k for k in range(bits.bit_length()) if bits >> k & 1]
+
+    def legal(self) -> list[dict]:
+        """The legal actions as ``{"id", "name"}``, in id order."""
+        return [{"id": a, "name": self.kit.action_name(a)} for a in self.legal_actions()]
+
+    def view(self, seat: int | None, reveal: bool = False) -> dict:
+        """The table as ``seat`` sees it (the game's ``table_view``), with the seats'
+        agents' names and the legal actions when ``seat`` is to act."""
+        out = self.kit.table_view(self.rules, self.st, seat, reveal)
+        out["game"] = self.game
+        out["labels"] = [("you" if seat == s else "person") if a is None else agent_label(a)
+                         for s, a in enumerate(self.agents)]
+        out["legal"] = self.legal() if self.turn >= 0 and self.turn == seat else []
+        out["deals_ended"] = len(self.records)
+        out["deal_over"] = self.deal_over
+        out["game_over"] = self.over
+        return out
+
+    def agent_label(self, seat: int) -> str:
+        """The name of the agent of ``seat`` in tables, or ``"person"``."""
+        a = self.agents[seat]
+        return "person" if a is None else agent_label(a)
+
+    # --- acting ---------------------------------------------------------------------------
+    def act(self, action) -> list[dict]:
+        """A person's action (an id or an action name) for the seat to act; returns the
+        events it caused. Raises IllegalActionError (and changes nothing) for anything but
+        a legal action of a person's seat."""
+        if self.turn < 0:
+            raise IllegalActionError("nobody is to act: the deal or the game has ended")
+        if not self.person_to_act:
+            raise IllegalActionError(f"seat {self.turn} is played by "
+                                     f"{self.agent_label(self.turn)!r}, not by a person")
+        a = self.parse_action(action)
+        return self._apply(a)
+
+    def parse_action(self, action) -> int:
+        """An action id from an id or a name (``"QS"``, ``"pass"``), checked legal."""
+        legal = self.legal_actions()
+        names = {self.kit.action_name(a).lower(): a for a in legal}
+        if isinstance(action, str) and action.strip().lower() in names:
+            return names[action.strip().lower()]
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = None
+        if isinstance(action, bool) or a is None or a not in legal or \
+                (isinstance(action, float) and not float(action).is_integer()):
+            allowed = ", ".join(self.kit.action_name(x) for x in legal) or "none"
+            raise IllegalActionError(f"action {action!r} is not legal for seat {self.turn} "
+                                     f"now; legal actions: {allowed}")
+        return a
+
+    def advance(self, max_moves: int | None = None,
+                on_event: Callable[[dict], None] | None = None) -> list[dict]:
+        """Agents decide until a person is to act, the deal ends (``pause_at_deal_end``)
+        or the game is over (or ``max_moves`` moves were made). Returns the events."""
+        out: list[dict] = []
+        moves = 0
+        while not self.over and not (self.deal_over and self.pause_at_deal_end):
+            if self.deal_over:
+                out += self._next_deal(on_event)
+                continue
+            seat = self.turn
+            agent = self.agents[seat]
+            if agent is None or (max_moves is not None and moves >= max_moves):
+                break
+            a = self.agent_action(seat)
+            out += self._apply(a, on_event)
+            moves += 1
+        return out
+
+    def next_deal(self) -> list[dict]:
+        """Start the next deal once the current one has ended (a paused table)."""
+        if not self.deal_over or self.over:
+            raise IllegalActionError("the next deal starts only once a deal has ended and "
+                                     "the game is not over")
+        return self._next_deal(None)
+
+    def agent_action(self, seat: int) -> int:
+        """The action the agent of ``seat`` (to act) chooses, checked legal."""
+        from cardsim.envs.single import opponent_action
+
+        agent = self.agents[seat]
+        legal = np.zeros(self.kit.num_actions, dtype=np.uint8)
+        for a in self.legal_actions():
+            legal[a] = 1
+        self.kit.observer.observe(self.st, self.R, seat, self._obs)
+        a = opponent_action(agent, self.kit, self.states, self.R, self.rng, self._obs, legal)
+        if not (0 <= a < self.kit.num_actions and legal[a]):
+            raise IllegalActionError(
+                f"agent {agent_label(agent)!r} at seat {seat} chose action {a}, which is not "
+                f"legal; legal actions: {self.kit.legal_names(legal)}")
+        return a
+
+    # --- internals ------------------------------------------------------------------------
+    def _apply(self, a: int, on_event=None) -> list[dict]:
+        seat = self.turn
+        before = self.view(None)
+        game_nb.apply_action(self.tag, self.st, self.R, a)
+        self.decisions += 1
+        event = {"kind": "move", "seat": seat, "id": a, "name": self.kit.action_name(a),
+                 "phase": before["phase"], "deal": before["deal"]}
+        out = [event]
+        after = self.kit.table_view(self.rules, self.st, None)
+        if after["tricks_played"] > before["tricks_played"] and after["last_trick"]:
+            out.append({"kind": "trick", "deal": before["deal"],
+                        "number": after["tricks_played"], **after["last_trick"]})
+        out += self._settle()
+        for e in out:
+            self._emit(e, on_event)
+        return out
+
+    def _emit(self, event: dict, on_event) -> None:
+        event["index"] = len(self.events)
+        self.events.append(event)
+        if on_event is not None:
+            on_event(event)
+
+    def _settle(self) -> list[dict]:
+        """At a deal's end: its record and points, and (not paused) the next deal."""
+        out = []
+        while self.deal_over and len(self.deal_points) < len(self.deal_starts):
+            rewards = np.zeros(4, dtype=np.float64)
+            game_nb.deal_rewards(self.tag, self.st, self.R, rewards)
+            record = self._record()
+            self.records.append(record)
+            self.deal_points.append([float(x) for x in rewards[:self.n_seats]])
+            out.append({"kind": "deal_end", "deal": len(self.records) - 1,
+                        "points": self.deal_points[-1], "record": record,
+                        "game_over": self.over,
+                        "scores": self.kit.table_view(self.rules, self.st, None)["scores"]})
+            if self.over or self.pause_at_deal_end:
+                break
+            game_nb.next_deal(self.tag, self.st, self.R)
+            self.deal_starts.append(self.st.copy())
+        return out
+
+    def _next_deal(self, on_event) -> list[dict]:
+        game_nb.next_deal(self.tag, self.st, self.R)
+        self.deal_starts.append(self.st.copy())
+        out = [{"kind": "deal_start", "deal": int(self.kit.table_view(
+            self.rules, self.st, None)["deal"])}]
+        out += self._settle()  # a deal where nobody decides (Debertz's four sevens)
+        for e in out:
+            self._emit(e, on_event)
+        return out
+
+    def _record(self) -> dict:
+        import json
+
+        return json.loads(self.kit.record_line(self.st, self.rules, self.seed))
+
+
+def duplicate_deal(session: PlaySession, deal: int, seat_agents: list) -> dict:
+    """Deal ``deal`` of ``session`` played again from its start with ``seat_agents`` in
+    every seat (a person's seat taken by an agent): each seat's points and the record."""
+    start = session.deal_starts[deal]
+    other = PlaySession(session.game, session.rules, seat_agents, seed=session.seed,
+                        item=session.item + 1_000_000 + deal, pause_at_deal_end=True,
+                        start_row=start)
+    other.advance()
+    return {"points": other.deal_points[0], "record": other.records[0]}
+
+
+# --- the terminal game ----------------------------------------------------------------------
+def _card_text(view: dict) -> list[str]:
+    lines = []
+    for s in view["seats"]:
+        if s["hand"] is not None:
+            lines.append(f"  your hand (seat {s['seat']}): {' '.join(s['hand'])}")
+    trick = " ".join(f"{s}:{c}" for s, c in view["trick"]) or "-"
+    lines.append(f"  trick: {trick}")
+    lines.append("  " + "; ".join(view["lines"]))
+    lines.append("  taken: " + ", ".join(f"seat {s['seat']} {s['tricks']} tricks "
+                                          f"{s['points']} points" for s in view["seats"]))
+    lines.append("  scores: " + ", ".join(f"{n} {v}" for n, v in zip(view["side_names"],
+                                                                     view["scores"])))
+    return lines
+
+
+def play_terminal(game: str, rules, agents: list, seat: int, seed: int = 0,
+                  deals: int | None = None, stdin: TextIO | None = None,
+                  stdout: TextIO | None = None, delay: float = 0.0) -> PlaySession:
+    """The terminal game: the person in ``seat`` types the number (or name) of a legal
+    action; after every move the trick and the scores are shown. Ends when the game is
+    over, after ``deals`` deals, or at the end of the input (EOF, ``quit``)."""
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    session = PlaySession(game, rules, agents, seed=seed, pause_at_deal_end=False)
+    labels = [session.agent_label(s) if s != seat else "you" for s in range(session.n_seats)]
+    print(f"{session.kit.title}: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(labels))
+          + f"; seed {seed}", file=out)
+
+    def show(event: dict) -> None:
+        if event["kind"] == "move":
+            who = "you" if event["seat"] == seat else \
+                f"seat {event['seat']} ({labels[event['seat']]})"
+            print(f"{who}: {event['name']}", file=out)
+            if delay:
+                out.flush()
+                time.sleep(delay)
+        elif event["kind"] == "trick":
+            cards = " ".join(f"{s}:{c}" for s, c in event["cards"])
+            print(f"trick {event['number']}: {cards}, won by seat {event['winner']}", file=out)
+        elif event["kind"] == "deal_end":
+            rec = event["record"]
+            pts = " ".join(f"{p:g}" for p in event["points"])
+            print(f"deal {event['deal'] + 1} over ({rec.get('end') or rec.get('contract')}): "
+                  f"points per seat {pts}; scores {' '.join(map(str, event['scores']))}",
+                  file=out)
+
+    def deals_done() -> bool:
+        return deals is not None and len(session.records) >= deals
+
+    while not session.over and not deals_done():
+        # agents move until the person is to act (deal ends go on by themselves)
+        while not session.over and not deals_done() and not session.person_to_act:
+            session.advance(max_moves=1, on_event=show)
+        if session.over or deals_done():
+            break
+        view = session.view(seat)
+        for line in _card_text(view):
+            print(line, file=out)
+        legal = session.legal()
+        print("  your move: " + "  ".join(f"[{k + 1}] {a['name']}" for k, a in
+                                         enumerate(legal)), file=out)
+        while True:
+            print("> ", end="", file=out)
+            out.flush()
+            line = stdin.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                print("\ngame left", file=out)
+                return session
+            text = line.strip()
+            choice: Any = text
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                choice = legal[int(text) - 1]["id"]
+            seen = len(session.events)
+            try:
+                session.act(choice)
+            except IllegalActionError as e:
+                print(f"  not legal: {text!r}; type a number 1-{len(legal)} or an action "
+                      f"name ({e})", file=out)
+                continue
+            break
+        for e in session.events[seen:]:
+            show(e)
+    if session.over:
+        final = session.view(seat)
+        print("game over; scores: " + ", ".join(f"{n} {v}" for n, v in
+                                                zip(final["side_names"], final["scores"])),
+              file=out)
+    return session

@@ -1,0 +1,168 @@
+"""``algorithm: beliefs``: a belief network learnt from games of the players it will meet.
+
+A belief network (``agents.neural.beliefs``) reads a seat's observation and gives, for every
+card the seat cannot see, the chance of each place it may be (each other seat, the dead
+stock). ``pimc:beliefs=NAME`` draws its deals by it (``agents/belief_pimc.py``), so the
+network should know how the players at the table bid and play: what their bids, leads and
+discards say about their hands. It is learnt here by watching them.
+
+Each iteration deals fresh games in the self-play batch. The seats the config leaves to the
+learner (``opponents``: None in a seat) are played by the ``behaviour`` agent (a compiled
+agent spec, e.g. ``pimc:samples=4``: the players it will meet); the others by their
+compiled opponents. At every decision of a learner seat the seat's observation is kept with
+where every card it cannot see really lies (``true_places``), and once ``batch_size``
+positions are waiting the network takes one gradient step on their mean cross-entropy
+(over the hidden cards of each position). The loss reported is measured on each batch
+before its step, on positions the network has not learnt from: a running held-out measure;
+``uniform`` beside it is the cross-entropy of the chances every place would get if all
+the places a card may be in were equally likely by their sizes, the sampler's own view
+without constraints, for scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from cardsim import rng_nb, stream_keys
+from cardsim.errors import InvalidConfigError
+from experiments.train.episodes import EpisodeBuffer
+
+
+@dataclass
+class BeliefArgs:
+    """Arguments of beliefs (config key ``args``)."""
+
+    learning_rate: float = 0.001    # Adam step size
+    batch_size: int = 512           # positions per gradient step
+    behaviour: str = "heuristic"    # the compiled agent playing the learner's seats
+    max_grad_norm: float = 40.0     # gradient norm clip
+
+    def check(self) -> None:
+        """Refuse values out of range, naming the argument and what is allowed."""
+        if not self.learning_rate > 0:
+            raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
+        if self.batch_size < 1:
+            raise InvalidConfigError(f"batch_size must be >= 1, got {self.batch_size}")
+        if not self.max_grad_norm > 0:
+            raise InvalidConfigError(f"max_grad_norm must be > 0, got {self.max_grad_norm}")
+        if not isinstance(self.behaviour, str) or not self.behaviour:
+            raise InvalidConfigError("behaviour must be a compiled agent spec, e.g. "
+                                     "heuristic or pimc:samples=4")
+
+
+def behaviour_agent(game: str, spec: str):
+    """The compiled agent of ``spec`` (its errors name the option and what is allowed)."""
+    from agents.registry import make_agent
+    from cardsim.table import is_compiled
+
+    agent = make_agent(spec, game)
+    if not is_compiled(agent):
+        raise InvalidConfigError(f"behaviour {spec!r} is not a compiled agent; allowed: "
+                                 f"random, heuristic, pimc, ismcts with their options")
+    return agent
+
+
+class BeliefTraining:
+    """The learner of a belief network: one iteration of watched play and learning."""
+
+    name = "beliefs"
+    value_head = False
+
+    def __init__(self, net, args: BeliefArgs, device: torch.device):
+        self.net, self.args, self.device = net, args, device
+        self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+        self._agents: dict[str, object] = {}
+
+    @staticmethod
+    def output_size(game: str) -> int:
+        """The network's outputs: a logit per card and place."""
+        from agents.neural.beliefs import output_size
+
+        return output_size(game)
+
+    @staticmethod
+    def extra_shape(num_actions: int) -> tuple:
+        """Nothing is kept per decision besides what the episode buffer holds."""
+        return ()
+
+    def behaviour(self, game: str):
+        """The compiled agent that plays the watched seats (made once per game)."""
+        if game not in self._agents:
+            self._agents[game] = behaviour_agent(game, self.args.behaviour)
+        return self._agents[game]
+
+    def warm_up(self, batch, step) -> None:
+        """Compile the behaviour agent's decisions before the iteration is timed."""
+        self._act(batch)
+
+    def _act(self, batch) -> np.ndarray:
+        from cardsim import table_nb
+
+        agent = self.behaviour(batch.game)
+        if not hasattr(self, "_rng") or len(self._rng) != batch.num_games:
+            self._rng = np.zeros(batch.num_games, dtype=np.uint64)
+        return table_nb.act_rows(batch.kit.tag, agent.policies, batch.states, batch.R,
+                                 agent.kind, agent.params, self._rng,
+                                 np.arange(batch.num_games, dtype=np.int64))
+
+    def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
+                  rng: np.random.Generator, pool=None) -> dict:
+        """``steps`` decision steps played by the behaviour agent, learning from every
+        ``batch_size`` positions watched (the rest at the end, in a smaller step)."""
+        from agents.neural.beliefs import true_places
+
+        seats = batch.kit.players(batch.rules)
+        # the behaviour agent's draws: one stream per game, fixed by the iteration's seed
+        seed = int(rng.integers(2**62))
+        self._rng = np.array([rng_nb.stream(seed, i, stream_keys.AGENT)
+                              for i in range(batch.num_games)], dtype=np.uint64)
+        step = first_step
+        obs, places, losses, uniform = [], [], [], []
+        waiting = 0
+        for _ in range(steps):
+            obs.append(step.obs.copy())
+            places.append(true_places(batch.game, batch.states, seats))
+            waiting += len(step.obs)
+            if waiting >= self.args.batch_size:
+                self._learn(obs, places, losses, uniform)
+                obs, places, waiting = [], [], 0
+            step = batch.step(self._act(batch))
+        if waiting:
+            self._learn(obs, places, losses, uniform)
+        n = sum(k for _, k in losses)
+        return {"decisions": steps * batch.num_games, "samples": steps * batch.num_games,
+                "updates": len(losses),
+                "loss": sum(v * k for v, k in losses) / n if n else None,
+                "uniform": sum(v * k for v, k in uniform) / n if n else None}
+
+    def _learn(self, obs, places, losses, uniform) -> None:
+        o = torch.from_numpy(np.concatenate(obs)).to(self.device)
+        p = torch.from_numpy(np.concatenate(places).astype(np.int64)).to(self.device)
+        logits = self.net(o).view(len(o), p.shape[1], -1)
+        hidden = p >= 0
+        loss = F.cross_entropy(logits[hidden], p[hidden])
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
+        self.optimizer.step()
+        count = int(hidden.sum())
+        losses.append((loss.item(), count))
+        uniform.append((uniform_cross_entropy(p.cpu().numpy()), count))
+
+
+def uniform_cross_entropy(places: np.ndarray) -> float:
+    """Mean cross-entropy, over the hidden cards of ``places`` ((positions, cards): place
+    or -1), of chances proportional to how many hidden cards each place holds in that
+    position: what a seat knowing only the hand sizes would believe."""
+    hidden = places >= 0
+    count = int(hidden.sum())
+    if count == 0:
+        return 0.0
+    onehot = (places[:, :, None] == np.arange(4)) & hidden[:, :, None]
+    sizes = onehot.sum(axis=1)                                   # (positions, places)
+    share = sizes / np.maximum(hidden.sum(axis=1), 1)[:, None]
+    return float(-(np.log(np.where(sizes > 0, share, 1.0)) * sizes).sum() / count)

@@ -1,0 +1,494 @@
+// The cardsim table: plain JavaScript over the JSON API of experiments/web/app.py.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+let META = null;
+let GAME = null;        // the last state from the server: {id, seat, view, events}
+let BUSY = false;       // agents' moves being shown: no clicks
+let REPLAY = null;      // {root, path, deal, steps, game}
+
+function show(msg) {
+  const m = $("message");
+  m.textContent = msg || "";
+  m.hidden = !msg;
+}
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
+  if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
+  return data;
+}
+
+function cardLabel(c) {
+  const r = c[0] === "T" ? "10" : c[0];
+  return r + (SUITS[c[1]] || c[1]);
+}
+
+function cardEl(c, tag, small) {
+  const el = document.createElement(tag || "span");
+  el.className = "card" + (small ? " small" : "") + ("HD".includes(c[1]) ? " red" : "");
+  el.textContent = cardLabel(c);
+  el.dataset.card = c;
+  return el;
+}
+
+function isCard(name) { return /^[2-9TJQKA][SHDC]$/.test(name); }
+
+// --- tabs -------------------------------------------------------------------------------
+document.querySelectorAll("button.tab").forEach((b) => b.addEventListener("click", () => {
+  document.querySelectorAll("button.tab").forEach((x) => x.classList.toggle("active", x === b));
+  document.querySelectorAll("section.panel").forEach((s) => { s.hidden = s.id !== b.dataset.tab; });
+  show("");
+  if (b.dataset.tab === "replay") loadRecordFiles();
+  if (b.dataset.tab === "runs") loadRuns();
+}));
+
+// --- set-up -----------------------------------------------------------------------------
+async function loadMeta() {
+  META = await api("GET", "/api/meta");
+  const g = $("game");
+  for (const [name, info] of Object.entries(META.games)) {
+    const o = document.createElement("option");
+    o.value = name; o.textContent = info.title;
+    g.appendChild(o);
+  }
+  for (const sel of [$("checkpoint"), $("rcheckpoint")]) {
+    for (const c of META.checkpoints) {
+      const o = document.createElement("option");
+      o.value = c; o.textContent = c;
+      sel.appendChild(o);
+    }
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get("game")) g.value = params.get("game");
+  if (params.get("pace") !== null) $("pace").value = params.get("pace");
+  g.addEventListener("change", setupSeats);
+  $("players").addEventListener("change", setupSeats);
+  setupSeats();
+}
+
+function tableSize() {
+  const info = META.games[$("game").value];
+  if (info.player_counts.length === 1) return { players: info.player_counts[0], teams: false };
+  const v = $("players").value;
+  return v === "2v2" ? { players: 4, teams: true } : { players: +v, teams: false };
+}
+
+function setupSeats() {
+  const info = META.games[$("game").value];
+  $("players-label").hidden = info.player_counts.length === 1;
+  const n = tableSize().players;
+  const s = $("seat");
+  const keep = +s.value || 0;
+  s.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const o = document.createElement("option");
+    o.value = i; o.textContent = "seat " + i;
+    s.appendChild(o);
+  }
+  s.value = Math.min(keep, n - 1);
+  checkpointFor($("checkpoint"), $("game").value);
+}
+
+$("setup").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  show("");
+  const size = tableSize();
+  const rules = {};
+  for (const pair of $("conventions").value.split(/[\s,]+/).filter(Boolean)) {
+    const [k, v] = pair.split("=");
+    rules[k] = v === undefined ? "" : v;
+  }
+  const body = {
+    game: $("game").value, players: size.players, teams: size.teams, seat: +$("seat").value,
+    agents: $("agents").value.trim().split(/\s+/).filter(Boolean), seed: +$("seed").value || 0,
+    rules,
+  };
+  if ($("duplicate").value.trim()) body.duplicate = $("duplicate").value.trim();
+  if (GAME) api("DELETE", "/api/games/" + GAME.id).catch(() => {});
+  GAME = null;
+  try {
+    $("start").disabled = true;
+    const state = await api("POST", "/api/games", body);
+    $("table").hidden = false;
+    await receive(state);
+  } catch (e) {
+    show(e.message);
+  } finally {
+    $("start").disabled = false;
+  }
+});
+
+// --- the table --------------------------------------------------------------------------
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function receive(state) {
+  BUSY = true;
+  GAME = state;
+  const pace = +$("pace").value;
+  for (const e of state.events) {
+    if (e.kind === "move" && e.seat === state.seat) { drawTable(e.view, state.seat, true); continue; }
+    drawTable(e.view, state.seat, true);
+    if (pace > 0 && (e.kind === "move" || e.kind === "trick")) await sleep(pace);
+  }
+  BUSY = false;
+  drawTable(state.view, state.seat, false);
+  if (state.view.deal_over) await drawSheet();
+  document.body.dataset.ready = "1";
+}
+
+function seatName(view, s, mySeat) {
+  const label = view.labels[s];
+  return s === mySeat ? "You (seat " + s + ")" : "Seat " + s + " \u2014 " + label;
+}
+
+function drawSeats(container, view, mySeat, reveal) {
+  container.innerHTML = "";
+  for (const s of view.seats) {
+    const d = document.createElement("div");
+    d.className = "seat" + (view.turn === s.seat ? " to-act" : "");
+    d.dataset.seat = s.seat;
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = view.labels ? seatName(view, s.seat, mySeat) : "Seat " + s.seat;
+    d.appendChild(name);
+    const facts = document.createElement("div");
+    let text = s.cards + " cards, " + s.tricks + " tricks, " + s.points + " points";
+    if (view.side_names.length !== view.seats.length) text += " (" + view.side_names[s.side] + ")";
+    if (view.dealer === s.seat) text += ", dealer";
+    if (view.declarer === s.seat) text += ", declarer";
+    if (view.bidder === s.seat) text += ", bidder";
+    facts.textContent = text;
+    d.appendChild(facts);
+    if (s.hand && (reveal || s.seat !== mySeat)) {
+      const h = document.createElement("div");
+      h.className = "hand";
+      for (const c of s.hand) h.appendChild(cardEl(c, "span", true));
+      d.appendChild(h);
+    }
+    container.appendChild(d);
+  }
+}
+
+function drawCentre(view, trickEl, lastEl, infoEl) {
+  trickEl.innerHTML = "";
+  for (const [seat, c] of view.trick) {
+    const p = document.createElement("div");
+    p.className = "played";
+    p.appendChild(cardEl(c));
+    p.appendChild(document.createTextNode("seat " + seat));
+    trickEl.appendChild(p);
+  }
+  if (view.domino_rows) {
+    const rows = document.createElement("div");
+    rows.className = "domino";
+    for (const [suit, cards] of Object.entries(view.domino_rows)) {
+      const r = document.createElement("div");
+      r.textContent = SUITS[suit] + " " + (cards.length ? cards.map(cardLabel).join(" ") : "(not open)");
+      rows.appendChild(r);
+    }
+    trickEl.appendChild(rows);
+  }
+  lastEl.innerHTML = "";
+  if (view.last_trick) {
+    lastEl.appendChild(document.createTextNode("last trick: "));
+    for (const [seat, c] of view.last_trick.cards) lastEl.appendChild(cardEl(c, "span", true));
+    lastEl.appendChild(document.createTextNode(" won by seat " + view.last_trick.winner));
+  }
+  const lines = [...view.lines];
+  if (view.bids && view.bids.length) lines.push("bids: " + view.bids.map(([s, b]) => s + ":" + b).join(" "));
+  if (view.doubles && view.doubles.length) lines.push("doubles: " + view.doubles.map(([a, b, k]) => a + "\u2192" + b + " " + k).join(", "));
+  lines.push("scores: " + view.side_names.map((n, i) => n + " " + view.scores[i]).join(", ")
+             + (view.target ? " (target " + view.target + ")" : ""));
+  infoEl.innerHTML = "";
+  for (const l of lines) {
+    const d = document.createElement("div");
+    d.textContent = l;
+    infoEl.appendChild(d);
+  }
+}
+
+function drawTable(view, mySeat, busy) {
+  drawSeats($("seats"), view, mySeat, false);
+  drawCentre(view, $("trick"), $("last-trick"), $("info"));
+  const legal = busy ? [] : view.legal;
+  const legalNames = new Set(legal.map((a) => a.name));
+  // the hand: every card, only legal ones clickable
+  const hand = $("hand");
+  hand.innerHTML = "";
+  const me = view.seats[mySeat];
+  for (const c of me.hand || []) {
+    const b = cardEl(c, "button");
+    const ok = legalNames.has(c);
+    b.disabled = !ok;
+    if (ok) {
+      b.classList.add("legal");
+      const id = legal.find((a) => a.name === c).id;
+      b.addEventListener("click", () => act(id));
+    }
+    hand.appendChild(b);
+  }
+  // the other decisions as buttons
+  const acts = $("actions");
+  acts.innerHTML = "";
+  for (const a of legal) {
+    if (isCard(a.name)) continue;
+    const b = document.createElement("button");
+    b.className = "action";
+    b.dataset.action = a.name;
+    b.textContent = a.name.replace(/_/g, " ");
+    b.addEventListener("click", () => act(a.id));
+    acts.appendChild(b);
+  }
+  let status;
+  if (view.game_over) status = "Game over.";
+  else if (view.deal_over) status = "The deal is over.";
+  else if (legal.length) status = "Your turn (" + view.phase.replace("_", " ") + ")" + (view.asking ? ": answer about seat " + view.asking[1] : "") + ".";
+  else status = "Seat " + view.turn + " is thinking\u2026";
+  $("status").textContent = status;
+  $("status").dataset.phase = view.phase;
+  document.querySelectorAll("#analysis-bar button").forEach((b) => { b.disabled = !legal.length; });
+  $("analysis-note").textContent = "";
+  const end = $("deal-end");
+  end.hidden = !(view.deal_over && !busy);
+  $("next-deal").hidden = view.game_over;
+  $("compare").hidden = !(GAME && GAME.duplicate);
+}
+
+async function act(id) {
+  if (BUSY || !GAME) return;
+  BUSY = true;
+  show("");
+  document.querySelectorAll("#hand button, #actions button").forEach((b) => { b.disabled = true; });
+  try {
+    const state = await api("POST", "/api/games/" + GAME.id + "/act", { action: id });
+    await receive(state);
+  } catch (e) {
+    show(e.message);
+    BUSY = false;
+    if (GAME) drawTable(GAME.view, GAME.seat, false);
+  }
+}
+
+$("next-deal").addEventListener("click", async () => {
+  if (!GAME || BUSY) return;
+  try {
+    $("compare-result").textContent = "";
+    await receive(await api("POST", "/api/games/" + GAME.id + "/next"));
+  } catch (e) { show(e.message); }
+});
+
+$("compare").addEventListener("click", async () => {
+  try {
+    const r = await api("GET", "/api/games/" + GAME.id + "/duplicate");
+    const rows = r.deals.map((d) => "deal " + (d.deal + 1) + ": you " + d.you + ", " + r.agent + " " + d.agent).join("; ");
+    $("compare-result").textContent = rows + ". Total: you " + r.total_you + ", " + r.agent + " " + r.total_agent + ".";
+  } catch (e) { show(e.message); }
+});
+
+async function drawSheet() {
+  try {
+    const r = await api("GET", "/api/games/" + GAME.id + "/sheet");
+    const t = $("sheet");
+    t.innerHTML = "";
+    const head = document.createElement("tr");
+    head.innerHTML = "<th>deal</th>" + GAME.view.seats.map((s) => "<th>seat " + s.seat + "</th>").join("");
+    t.appendChild(head);
+    r.points.forEach((pts, k) => {
+      const tr = document.createElement("tr");
+      tr.innerHTML = "<td>" + (k + 1) + "</td>" + pts.map((p) => "<td>" + p + "</td>").join("");
+      t.appendChild(tr);
+    });
+    const last = r.records[r.records.length - 1];
+    if (last) {
+      const what = last.contract || (last.trump ? "trump " + last.trump : last.void || "");
+      const res = last.recorded || last.deal_scores;
+      $("deal-result").textContent = "Deal " + r.records.length + " (" + what + "): " + (res ? res.join(" / ") : last.end) + (last.byte ? " (" + last.byte + ")" : "");
+    }
+  } catch (e) { show(e.message); }
+}
+
+// --- analysis ---------------------------------------------------------------------------
+function checkpointFor(sel, game) {
+  // a network of the game being analysed (shipped names start with the game's name)
+  if (!sel.value.startsWith(game)) {
+    const o = [...sel.options].find((x) => x.value.startsWith(game));
+    if (o) sel.value = o.value;
+  }
+  return sel.value || null;
+}
+
+function paintValues(r, handEl, actionsEl, played) {
+  handEl.querySelectorAll(".value").forEach((x) => x.remove());
+  actionsEl.querySelectorAll(".action-value").forEach((x) => x.remove());
+  handEl.querySelectorAll(".best, .played-choice").forEach((x) => x.classList.remove("best", "played-choice"));
+  for (const [name, v] of Object.entries(r.values)) {
+    if (v === null) continue;
+    let el = handEl.querySelector('[data-card="' + name + '"]') || actionsEl.querySelector('[data-action="' + name + '"]');
+    if (!el) continue;
+    const badge = document.createElement("span");
+    badge.className = isCard(name) ? "value" : "action-value";
+    badge.textContent = (Math.round(v * 10) / 10).toString();
+    el.style.position = "relative";
+    el.appendChild(badge);
+    if (name === r.best) el.classList.add("best");
+  }
+  if (played) {
+    const el = handEl.querySelector('[data-card="' + played + '"]') || actionsEl.querySelector('[data-action="' + played + '"]');
+    if (el) el.classList.add("played-choice");
+  }
+}
+
+document.querySelectorAll("#analysis-bar button.analyse").forEach((b) => b.addEventListener("click", async () => {
+  if (!GAME) return;
+  $("analysis-note").textContent = "computing\u2026";
+  try {
+    const r = await api("POST", "/api/games/" + GAME.id + "/analyse",
+      { method: b.dataset.method, samples: 8, checkpoint: checkpointFor($("checkpoint"), GAME.view.game) });
+    paintValues(r, $("hand"), $("actions"), null);
+    $("analysis-note").textContent = r.method + (r.best ? ": best " + r.best : "") + (r.note ? " (" + r.note + ")" : "");
+    $("analysis-note").dataset.done = r.method;
+  } catch (e) { $("analysis-note").textContent = ""; show(e.message); }
+}));
+
+// --- replay -----------------------------------------------------------------------------
+async function loadRecordFiles() {
+  try {
+    const r = await api("GET", "/api/records");
+    const sel = $("record-file");
+    sel.innerHTML = "";
+    for (const f of r.files) {
+      const o = document.createElement("option");
+      o.value = JSON.stringify([f.root, f.path]);
+      o.textContent = f.root + "/" + f.path;
+      sel.appendChild(o);
+    }
+    if (!r.files.length) show("No hand-record files under " + r.roots.join(", ") + " (write some with cardsim simulate --history FILE).");
+    await loadDeals(0);
+  } catch (e) { show(e.message); }
+}
+
+async function loadDeals(deal) {
+  if (!$("record-file").value) return;
+  const [root, path] = JSON.parse($("record-file").value);
+  const r = await api("GET", "/api/replay?" + new URLSearchParams({ root, path, deal }));
+  const sel = $("record-deal");
+  sel.innerHTML = "";
+  for (const d of r.deals) {
+    const o = document.createElement("option");
+    o.value = d.deal;
+    o.textContent = "deal " + d.deal + " (game " + d.game + ", " + (d.what || "") + ")";
+    sel.appendChild(o);
+  }
+  sel.value = deal;
+  return r;
+}
+
+$("record-file").addEventListener("change", () => loadDeals(0).catch((e) => show(e.message)));
+
+$("open-record").addEventListener("click", async () => {
+  show("");
+  try {
+    const [root, path] = JSON.parse($("record-file").value);
+    const deal = +$("record-deal").value || 0;
+    const r = await api("GET", "/api/replay?" + new URLSearchParams({ root, path, deal }));
+    REPLAY = { root, path, deal, steps: r.steps, game: r.game };
+    $("replay-view").hidden = false;
+    $("step").max = r.steps.length - 1;
+    $("step").value = 0;
+    $("record-json").textContent = JSON.stringify(r.record);
+    drawStep();
+  } catch (e) { show(e.message); }
+});
+
+function drawStep() {
+  const k = +$("step").value;
+  const s = REPLAY.steps[k];
+  const next = REPLAY.steps[k + 1];
+  $("step-label").textContent = "step " + k + " of " + (REPLAY.steps.length - 1) +
+    (s.action ? " \u2014 seat " + s.seat + " played " + s.action : " \u2014 the deal") +
+    (next ? "; next: seat " + next.seat + " " + next.action : "");
+  const t = $("replay-table");
+  t.innerHTML = "";
+  const seats = document.createElement("div");
+  seats.id = "replay-seats";
+  drawSeats(seats, s.view, -1, true);
+  const trick = document.createElement("div"); trick.className = "trick";
+  const last = document.createElement("div");
+  const info = document.createElement("div"); info.className = "info";
+  drawCentre(s.view, trick, last, info);
+  t.append(seats, trick, last, info);
+  $("ranalysis").textContent = "";
+}
+
+$("step").addEventListener("input", drawStep);
+for (const [id, f] of [["first-step", () => 0], ["prev-step", (k) => k - 1], ["next-step", (k) => k + 1],
+  ["last-step", () => REPLAY.steps.length - 1]]) {
+  $(id).addEventListener("click", () => {
+    if (!REPLAY) return;
+    const k = Math.max(0, Math.min(REPLAY.steps.length - 1, f(+$("step").value)));
+    $("step").value = k;
+    drawStep();
+  });
+}
+
+document.querySelectorAll("button.ranalyse").forEach((b) => b.addEventListener("click", async () => {
+  if (!REPLAY) return;
+  $("ranalysis").textContent = "computing\u2026";
+  try {
+    const r = await api("POST", "/api/replay/analyse", {
+      root: REPLAY.root, path: REPLAY.path, deal: REPLAY.deal, step: +$("step").value,
+      method: b.dataset.method, samples: 8, checkpoint: checkpointFor($("rcheckpoint"), REPLAY.game) });
+    const k = +$("step").value;
+    const turn = REPLAY.steps[k].view.turn;
+    const seatEl = document.querySelector('#replay-seats .seat[data-seat="' + turn + '"] .hand') || document.createElement("div");
+    paintValues(r, seatEl, document.createElement("div"), r.played);
+    const vals = Object.entries(r.values).map(([n, v]) => n + " " + (v === null ? "\u2013" : v)).join(", ");
+    $("ranalysis").textContent = r.method + ": " + vals + (r.played ? "; played " + r.played : "") + (r.note ? " (" + r.note + ")" : "");
+    $("ranalysis").dataset.done = r.method;
+  } catch (e) { $("ranalysis").textContent = ""; show(e.message); }
+}));
+
+// --- leaderboard ------------------------------------------------------------------------
+async function loadRuns() {
+  try {
+    const r = await api("GET", "/api/runs");
+    const list = $("run-list");
+    list.innerHTML = "";
+    if (!r.runs.length) list.textContent = "No run directories under --runs (cardsim run CONFIG writes one).";
+    for (const run of r.runs) {
+      const d = document.createElement("div");
+      d.className = "run";
+      const h = document.createElement("h3");
+      h.textContent = run.name;
+      d.appendChild(h);
+      if (run.table) {
+        const pre = document.createElement("pre");
+        pre.textContent = run.table;
+        d.appendChild(pre);
+      }
+      for (const p of run.plots) {
+        const img = document.createElement("img");
+        img.alt = p;
+        img.src = "/api/runs/file?" + new URLSearchParams({ path: p });
+        d.appendChild(img);
+      }
+      list.appendChild(d);
+    }
+  } catch (e) { show(e.message); }
+}
+
+// a game left in the browser is dropped on the server (which also frees idle games)
+window.addEventListener("pagehide", () => {
+  if (GAME) fetch("/api/games/" + GAME.id, { method: "DELETE", keepalive: true }).catch(() => {});
+});
+
+loadMeta().catch((e) => show(e.message));

@@ -1,0 +1,168 @@
+"""pimc drawing its deals by a belief network (``pimc:beliefs=NAME``): the resampling, where
+cards really lie, beliefs that cannot leak a hidden card, deals that follow the beliefs,
+legal play in every phase of both games, and results that repeat for their seed."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents.belief_pimc_nb import kept_deals, resample_counts
+from agents.neural.beliefs import PLACES, load_beliefs, output_size, true_places
+from agents.neural.checkpoint import checkpoint_bytes
+from agents.neural.network import ActionHeadNet
+from agents.registry import make_agent
+from cardsim import games, rng_nb
+from cardsim.barbu.rules import BarbuRules
+from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
+from cardsim.debertz import layout as L
+from cardsim.debertz.rules import DebertzRules
+from cardsim.errors import CheckpointError, InvalidConfigError
+from cardsim.sample_nb import sample_prepare
+from experiments.tournament import Tournament
+from tests.search.debertz_positions import positions
+
+
+def belief_file(tmp_path, game, rules, hidden=(16,), seed=0):
+    """An untrained belief network's checkpoint (its beliefs are arbitrary, not uniform)."""
+    torch.manual_seed(seed)
+    net = ActionHeadNet(games.get(game).obs_size, output_size(game), hidden)
+    path = tmp_path / f"{game}-beliefs.pt"
+    path.write_bytes(checkpoint_bytes(net, game, rules, "beliefs"))
+    return path
+
+
+def test_systematic_resampling_keeps_each_candidate_floor_or_ceil_of_its_share():
+    weights = np.array([0.5, 0.0, 2.0, 1.0, 0.5])
+    counts = np.zeros(5, dtype=np.int64)
+    for u in (0.0, 0.3, 0.77, 0.999):
+        resample_counts(weights, 5, 16, u, counts)
+        assert counts.sum() == 16
+        share = 16 * weights / weights.sum()
+        assert (counts >= np.floor(share)).all() and (counts <= np.ceil(share)).all()
+        assert counts[1] == 0  # a deal of weight 0 is never kept
+    resample_counts(np.ones(8), 8, 8, 0.5, counts := np.zeros(8, dtype=np.int64))
+    assert (counts == 1).all()  # equal weights: every candidate once (plain pimc's draws)
+
+
+def test_true_places_of_a_debertz_and_a_barbu_deal():
+    rules = DebertzRules(players=2)
+    R, states = positions(rules, 2, 5, seed=1)
+    places = true_places("debertz", states, 2)
+    for st, row in zip(states, places):
+        me = st[L.TURN]
+        for c in range(32):
+            if (st[L.HANDS + me] | st[L.PLAYED]) >> c & 1:
+                assert row[c] == -1
+            elif st[L.HANDS + 1 - me] >> c & 1:
+                assert row[c] == 1
+            else:
+                assert row[c] == 0  # the dead stock
+    from cardsim.barbu import engine_nb as BE
+    from cardsim.barbu import layout as BL
+
+    R = BarbuRules().pack()
+    st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+    BE.init_game(st, R, 3, 0)
+    row = true_places("barbu", st[None], 4)[0]
+    me = st[BL.TURN]
+    for k in range(1, 4):
+        hand = st[BL.HANDS + (me + k) % 4]
+        assert {c for c in range(52) if hand >> c & 1} == set(np.flatnonzero(row == k))
+    assert (row == -1).sum() == 13 and (row == 0).sum() == 0
+
+
+def test_beliefs_are_distributions_and_never_see_a_hidden_card(tmp_path):
+    """Two deals that differ only in cards the seat cannot see (one of the other hand's
+    cards swapped with one of the dead stock) give the same observation, hence the same
+    beliefs; each card's chances over the places sum to 1."""
+    rules = DebertzRules(players=2)
+    R, states = positions(rules, 3, 7, seed=2)
+    beliefs = load_beliefs(str(belief_file(tmp_path, "debertz", rules)), "debertz")
+    kit = games.get("debertz")
+    for st in states:
+        me = st[L.TURN]
+        other = st[L.HANDS + 1 - me]
+        known = 1 << st[L.TURNUP] | 1 << (st[L.TRUMP] * 8)  # the turn-up, the 7 of trump
+        stock = st[L.DEAD] & ~known
+        a, b = int(other & -other), int(stock & -stock)
+        twin = st.copy()
+        for field in (L.HANDS, L.PLAY_HANDS, L.DEALT, L.EXTRA):  # every record of the hand
+            if twin[field + 1 - me] & a:
+                twin[field + 1 - me] = twin[field + 1 - me] & ~a | b
+        twin[L.DEAD] = (st[L.DEAD] & ~b) | a
+        assert not np.array_equal(true_places("debertz", np.stack([st, twin]), 2)[0],
+                                  true_places("debertz", np.stack([st, twin]), 2)[1])
+        obs = np.zeros((2, kit.obs_size), dtype=np.float32)
+        for row, s in zip(obs, (st, twin)):
+            kit.observer.observe(s, R, me, row)
+        assert np.array_equal(obs[0], obs[1])
+        logp = beliefs.log_places(obs)
+        assert logp.shape == (2, 64, PLACES)
+        assert np.array_equal(logp[0], logp[1])
+        assert np.allclose(np.exp(logp[:, :32]).sum(axis=-1), 1.0)
+
+
+def test_kept_deals_follow_the_beliefs():
+    """A belief sure that one unseen card is in the other hand keeps only deals that put it
+    there; with beta 0 the same draws are all kept alike."""
+    rules = DebertzRules(players=2)
+    R, states = positions(rules, 1, 6, seed=5)
+    st = states[0]
+    tag = games.get("debertz").tag
+    me = int(st[L.TURN])
+    kn, ways = sample_prepare(tag, st, R, me)
+    n = 64
+    opponent = next(h for h in range(kn[KN_HOLDERS]) if kn[KN_HOLDER + h] == 1 - me)
+
+    def kept(logp, beta):
+        helds, tries, counts = (np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64),
+                                np.zeros(n, dtype=np.int64))
+        rng = np.array([rng_nb.stream(7, 0, 0)], dtype=np.uint64)
+        m = kept_deals(tag, st, R, me, kn, ways, logp, beta, 16, 4, rng, 0, helds, tries,
+                       counts)
+        assert m == n and counts.sum() == 16
+        return [helds[k, opponent] for k in range(m) if counts[k]]
+
+    even = np.full((64, PLACES), np.log(0.5))
+    hands = kept(even, 0.0)
+    # a card the uniform draws put now in the other hand, now in the stock
+    card = next(c for c in range(32) if 0 < sum(h >> c & 1 for h in hands) < len(hands))
+    sure = even.copy()
+    sure[card] = [np.log(1e-12), 0.0, np.log(1e-12), np.log(1e-12)]
+    assert all(h >> card & 1 for h in kept(sure, 1.0))
+    assert kept(sure, 0.0) == hands  # beta 0: the beliefs are not used
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, tmp_path):
+    """Seated at the table (which refuses an illegal action) for every phase: Debertz bids,
+    the seven swap and card play; Barbu's seven contracts (by_contract), doubling, trump and
+    Domino. A second run with another thread count gives the same results."""
+    rules = DebertzRules(players=2) if game == "debertz" else BarbuRules()
+    path = belief_file(tmp_path, game, rules)
+    quick = "samples=2,rollouts=2" + (",nodes=300" if game == "barbu" else "")
+    spec = f"pimc:beliefs={path},{quick},draws=3"
+    agent = make_agent(spec, game)
+    assert agent.label.startswith("pimc:") and "beliefs=" in agent.label
+    kw = {"deals": 7, "seed": 11, "by_contract": True} if game == "barbu" else {"deals": 6, "seed": 11}
+    runs = [Tournament(game, rules, [spec, "heuristic"], **kw).run(n_threads=t)
+            for t in (1, 2)]
+    assert runs[0]["pairings"] == runs[1]["pairings"]
+
+
+def test_bad_belief_options_are_clear_errors(tmp_path):
+    rules = DebertzRules(players=2)
+    path = belief_file(tmp_path, "debertz", rules)
+    with pytest.raises(InvalidConfigError, match="beta"):
+        make_agent(f"pimc:beliefs={path},beta=-1", "debertz")
+    with pytest.raises(InvalidConfigError, match="samples"):
+        make_agent(f"pimc:beliefs={path},samples=0", "debertz")
+    with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
+        make_agent(f"neural:checkpoint={path}", "debertz")
+    player = tmp_path / "player.pt"
+    player.write_bytes(checkpoint_bytes(
+        ActionHeadNet(games.get("debertz").obs_size, 40, (8,)), "debertz", rules, "dmc"))
+    with pytest.raises(CheckpointError, match="not a belief network"):
+        make_agent(f"pimc:beliefs={player}", "debertz")
+    with pytest.raises(CheckpointError, match="other rules"):
+        make_agent(f"pimc:beliefs={path}", "debertz").check_rules(DebertzRules(players=3))

@@ -1,0 +1,71 @@
+"""The terminal game (``cardsim play``) and the session behind it (experiments.play)."""
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardsim.errors import IllegalActionError, InvalidConfigError
+from experiments.cli import make_rules, seat_agents
+from experiments.play import PlaySession, play_terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_debertz_through_a_pipe():
+    """A whole deal typed through a pipe: numbered actions, tricks and scores shown."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "play", "debertz", "--agents", "heuristic",
+         "--deals", "1", "--seed", "3"],
+        input="99\nzz\n" + "1\n" * 40, capture_output=True, text=True, timeout=600,
+        cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "your move: [1] pass  [2] play" in text
+    assert "not legal: '99'" in text and "not legal: 'zz'" in text
+    assert "trick 1: " in text and "won by seat" in text
+    assert "scores: seat 0 " in text
+    assert "deal 1 over" in text
+
+
+def test_barbu_session_in_the_terminal_ends_at_eof():
+    rules = make_rules("barbu")
+    agents = seat_agents("barbu", rules, ["random"], 2)
+    out = io.StringIO()
+    session = play_terminal("barbu", rules, agents, 2, seed=5, deals=1,
+                            stdin=io.StringIO("1\n" * 200), stdout=out)
+    text = out.getvalue()
+    assert len(session.records) == 1 and "deal 1 over" in text
+    assert "you: " in text and "trick 1: " in text
+    # at the end of the input the game is left quietly
+    out2 = io.StringIO()
+    play_terminal("barbu", rules, agents, 2, seed=5, stdin=io.StringIO(""), stdout=out2)
+    assert "game left" in out2.getvalue()
+
+
+def test_session_refuses_what_is_not_legal_and_goes_on():
+    rules = make_rules("debertz")
+    s = PlaySession("debertz", rules, [None, None])
+    legal = s.legal_actions()
+    with pytest.raises(IllegalActionError, match="legal actions: pass, play"):
+        s.act(0)
+    with pytest.raises(IllegalActionError):
+        s.act(True)
+    s.act("PASS")  # names are accepted too
+    assert s.decisions == 1 and legal
+    with pytest.raises(InvalidConfigError, match="2 seats"):
+        PlaySession("debertz", rules, [None])
+
+
+def test_seat_agents_checks_the_table():
+    rules = make_rules("debertz", players=3)
+    with pytest.raises(InvalidConfigError, match="--seat"):
+        seat_agents("debertz", rules, ["random"], 3)
+    with pytest.raises(InvalidConfigError, match="one per other seat"):
+        seat_agents("debertz", rules, ["random", "random", "random"], 0)
+    agents = seat_agents("debertz", rules, ["random", "heuristic"], 1)
+    assert agents[1] is None and agents[0] is not None and agents[2] is not None

@@ -1,0 +1,177 @@
+"""The browser table's JSON API (experiments.web.app) through the framework's test client."""
+
+import json
+import os
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+
+from experiments.cli import main
+from experiments.web import files as web_files
+from experiments.web.app import GameStore, create_app
+
+
+@pytest.fixture(scope="module")
+def dirs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("web")
+    runs, recs = root / "runs", root / "records"
+    runs.mkdir()
+    recs.mkdir()
+    assert main(["simulate", "debertz", "--hands", "2", "--agents", "heuristic",
+                 "--history", str(recs / "debertz.jsonl")]) == 0
+    run = runs / "tour-1"
+    (run / "plots").mkdir(parents=True)
+    (run / "meta.json").write_text(json.dumps({"name": "tour", "kind": "tournament"}))
+    (run / "table.txt").write_text("agent  points\nheuristic  +1.0\n")
+    (run / "plots" / "difference.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (recs / "broken.jsonl").write_text('{"format": "cardsim-debertz/1"}\n[1, 2]\n')
+    (recs / "other.jsonl").write_text('{"format": "chess/1"}\n')
+    outside = root / "secret.jsonl"
+    outside.write_text((recs / "debertz.jsonl").read_text())
+    os.symlink(outside, recs / "link.jsonl")
+    return runs, recs
+
+
+@pytest.fixture(scope="module")
+def client(dirs):
+    runs, recs = dirs
+    return TestClient(create_app(runs=str(runs), records=[str(recs)]))
+
+
+def play_deal(client, state):
+    """Take the first legal action until the deal ends; returns the last state."""
+    for _ in range(200):
+        view = state["view"]
+        if view["deal_over"] or view["game_over"]:
+            return state
+        assert view["legal"], view
+        r = client.post(f"/api/games/{state['id']}/act", json={"action": view["legal"][0]["id"]})
+        assert r.status_code == 200, r.json()
+        state = r.json()
+    raise AssertionError("the deal did not end")
+
+
+def test_meta(client):
+    meta = client.get("/api/meta").json()
+    assert set(meta["games"]) == {"debertz", "barbu"}
+    assert "heuristic" in meta["games"]["debertz"]["agents"]
+    assert meta["games"]["debertz"]["conventions"]["target"] == 501
+
+
+def test_debertz_deal_illegal_action_refused(client):
+    r = client.post("/api/games", json={"game": "debertz", "players": 2, "seat": 1,
+                                        "agents": ["heuristic"], "seed": 4})
+    assert r.status_code == 200, r.json()
+    state = r.json()
+    view = state["view"]
+    assert view["seats"][1]["hand"] and view["seats"][0]["hand"] is None  # hidden
+    legal = {a["id"] for a in view["legal"]}
+    bad = next(a for a in range(40) if a not in legal)
+    r = client.post(f"/api/games/{state['id']}/act", json={"action": bad})
+    assert r.status_code == 400 and "not legal" in r.json()["error"]
+    r = client.post(f"/api/games/{state['id']}/act", content=b"{not json")
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    # the game goes on after the refusals
+    end = play_deal(client, client.get(f"/api/games/{state['id']}").json())
+    assert end["view"]["deal_over"] and end["view"]["deals_ended"] == 1
+    assert any(e["kind"] == "trick" for e in end["events"]) or end["events"]
+    sheet = client.get(f"/api/games/{state['id']}/sheet").json()
+    assert len(sheet["points"]) == 1 and sheet["records"][0]["format"] == "cardsim-debertz/1"
+    nxt = client.post(f"/api/games/{state['id']}/next").json()
+    assert not nxt["view"]["deal_over"] and nxt["view"]["deal"] >= 1
+    assert client.delete(f"/api/games/{state['id']}").status_code == 200
+    r = client.get(f"/api/games/{state['id']}")
+    assert r.status_code == 404 and "no such game" in r.json()["error"]
+
+
+def test_barbu_deal_and_duplicate(client):
+    r = client.post("/api/games", json={"game": "barbu", "seat": 0, "agents": "random",
+                                        "seed": 7, "duplicate": "random"})
+    state = r.json()
+    end = play_deal(client, state)
+    assert end["view"]["deal_over"]
+    dup = client.get(f"/api/games/{state['id']}/duplicate").json()
+    assert dup["agent"] == "random" and len(dup["deals"]) == 1
+    assert sum(e["kind"] == "move" for e in end["events"]) >= 1
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "chess"}, "game must be"),
+    ({"game": "debertz", "players": 5}, "players"),
+    ({"game": "debertz", "agents": ["nosuchagent"]}, "unknown debertz agent"),
+    ({"game": "debertz", "seat": 9}, "seat must be"),
+    ({"game": "debertz", "rules": {"target": "x"}}, "target"),
+])
+def test_bad_new_game(client, body, words):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and words in r.json()["error"], r.json()
+
+
+def test_store_frees_least_recently_used_and_idle_games():
+    store = GameStore(max_games=2, idle_seconds=3600)
+    ids = [store.add({"n": k}) for k in range(3)]
+    assert len(store) == 2
+    with pytest.raises(KeyError):
+        store.get(ids[0])
+    store.idle_seconds = 0
+    assert len(store) == 0
+
+
+def test_replay_and_solver_values(client):
+    files = client.get("/api/records").json()["files"]
+    paths = {f["path"] for f in files}
+    assert "debertz.jsonl" in paths and "link.jsonl" not in paths
+    r = client.get("/api/replay", params={"root": "records", "path": "debertz.jsonl", "deal": 1})
+    data = r.json()
+    assert r.status_code == 200 and len(data["deals"]) == 2
+    steps = data["steps"]
+    assert steps[0]["action"] is None and all(s["hand"] for s in steps[0]["view"]["seats"])
+    k = next(i for i, s in enumerate(steps) if s["view"]["phase"] == "play"
+             and len([a for a in s["view"]["seats"][s["view"]["turn"]]["hand"]]) > 1)
+    r = client.post("/api/replay/analyse", json={"root": "records", "path": "debertz.jsonl",
+                                                 "deal": 1, "step": k, "method": "solver"})
+    out = r.json()
+    assert r.status_code == 200, out
+    assert out["best"] in out["values"] and out["played"] == steps[k + 1]["action"]
+    assert all(isinstance(v, float) for v in out["values"].values())
+
+
+@pytest.mark.parametrize("path, status, words", [
+    ("../secret.jsonl", 400, "'..' is refused"),
+    ("/etc/passwd", 400, "absolute path"),
+    ("link.jsonl", 400, "outside"),
+    ("missing.jsonl", 404, "no such file"),
+    ("broken.jsonl", 400, "line 2"),
+    ("other.jsonl", 400, "format"),
+])
+def test_replay_refuses_paths_and_bad_records(client, path, status, words):
+    r = client.get("/api/replay", params={"root": "records", "path": path})
+    assert r.status_code == status and words in r.json()["error"], r.json()
+
+
+def test_replay_refuses_huge_files(client, monkeypatch):
+    monkeypatch.setattr(web_files, "MAX_RECORD_BYTES", 10)
+    r = client.get("/api/replay", params={"root": "records", "path": "debertz.jsonl"})
+    assert r.status_code == 400 and "not read" in r.json()["error"]
+
+
+def test_leaderboard(client):
+    runs = client.get("/api/runs").json()["runs"]
+    assert runs[0]["name"] == "tour-1" and "heuristic" in runs[0]["table"]
+    assert runs[0]["plots"] == ["tour-1/plots/difference.png"]
+    r = client.get("/api/runs/file", params={"path": runs[0]["plots"][0]})
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+    r = client.get("/api/runs/file", params={"path": "tour-1/meta.json"})
+    assert r.status_code == 400
+
+
+def test_page_and_static_files(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "<script src=\"/static/app.js\">" in r.text
+    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/..%2Fapp.py").status_code == 404
+    assert client.get("/nowhere").json()["error"]
