@@ -17,6 +17,7 @@ from each game's own generator, so its play does not depend on the batch.
 
 from __future__ import annotations
 
+import importlib
 from typing import ClassVar
 
 import numpy as np
@@ -49,7 +50,6 @@ class BeliefPIMC(Agent):
     def __init__(self, game: str, options: dict | None = None):
         super().__init__(game)
         from agents.neural.beliefs import load_beliefs
-        from agents.registry import make_agent
 
         options = dict(options or {})
         path = options.pop("beliefs", None)
@@ -66,7 +66,10 @@ class BeliefPIMC(Agent):
                 mine[key] = value
         self.beta = float(mine.get("beta", OPTIONS["beta"].default))
         self.draws = int(mine.get("draws", OPTIONS["draws"].default))
-        self.search = make_agent({"name": "pimc", **options}, game)
+        # the game's plain pimc with the other options (its class by name: the registry,
+        # which makes this agent, is not imported back)
+        self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
+                                                                          options=options)
         self.beliefs = load_beliefs(path, game)
         self.path = path
         extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
