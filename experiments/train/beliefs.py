@@ -97,16 +97,15 @@ class BeliefTraining:
 
     def warm_up(self, batch, step) -> None:
         """Compile the behaviour agent's decisions before the iteration is timed."""
-        self._act(batch)
+        self._act(batch, np.zeros(batch.num_games, dtype=np.uint64))
 
-    def _act(self, batch) -> np.ndarray:
+    def _act(self, batch, streams: np.ndarray) -> np.ndarray:
+        """The behaviour agent's action in every game, drawing from ``streams[i]``."""
         from cardsim import table_nb
 
         agent = self.behaviour(batch.game)
-        if not hasattr(self, "_rng") or len(self._rng) != batch.num_games:
-            self._rng = np.zeros(batch.num_games, dtype=np.uint64)
         return table_nb.act_rows(batch.kit.tag, agent.policies, batch.states, batch.R,
-                                 agent.kind, agent.params, self._rng,
+                                 agent.kind, agent.params, streams,
                                  np.arange(batch.num_games, dtype=np.int64))
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
@@ -118,8 +117,8 @@ class BeliefTraining:
         seats = batch.kit.players(batch.rules)
         # the behaviour agent's draws: one stream per game, fixed by the iteration's seed
         seed = int(rng.integers(2**62))
-        self._rng = np.array([rng_nb.stream(seed, i, stream_keys.AGENT)
-                              for i in range(batch.num_games)], dtype=np.uint64)
+        streams = np.array([rng_nb.stream(seed, i, stream_keys.AGENT)
+                            for i in range(batch.num_games)], dtype=np.uint64)
         step = first_step
         obs, places, losses, uniform = [], [], [], []
         waiting = 0
@@ -130,7 +129,7 @@ class BeliefTraining:
             if waiting >= self.args.batch_size:
                 self._learn(obs, places, losses, uniform)
                 obs, places, waiting = [], [], 0
-            step = batch.step(self._act(batch))
+            step = batch.step(self._act(batch, streams))
         if waiting:
             self._learn(obs, places, losses, uniform)
         n = sum(k for _, k in losses)
