@@ -14,7 +14,9 @@ likely deals are solved or played out more often, unlikely ones seldom or never.
 done with the kept deals is ``pimc``'s own (``agents/pimc_nb.py``): card play by solving,
 each card's values summed with the deal's multiplicity, the game's ``card_choice``; bids,
 the seven swap, Barbu's contract by play-outs. The decisions each game takes otherwise
-(``special_action``: Barbu's early tricks and doubling) are ``pimc``'s, unweighted.
+(``special_action``: Barbu's doubling) are ``pimc``'s, unweighted; Barbu's early tricks,
+valued by play-outs of drawn deals instead of solves (``plays_out_cards``), draw their deals
+by the beliefs as well.
 
 Beliefs are indexed by place relative to the seat to act: place 0 is the dead stock (a card
 of no hand), place k the seat k places after it.
@@ -28,6 +30,8 @@ from agents.pimc_nb import (
     best_of,
     card_choice,
     play_out_options,
+    playout_value,
+    plays_out_cards,
     position_width,
     reference_card,
     rollout_count,
@@ -39,7 +43,7 @@ from agents.pimc_nb import (
 )
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
-from cardsim.game_nb import legal, num_seats, state_width, turn
+from cardsim.game_nb import apply_action, legal, num_seats, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.rng_nb import below
@@ -125,12 +129,17 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
     beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them."""
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
-    special = special_action(game, st, R, base, bits, params, rng, i)
-    if special >= 0:
-        return special
+    by_playouts = plays_out_cards(game, st, R, params)
+    if not by_playouts:
+        special = special_action(game, st, R, base, bits, params, rng, i)
+        if special >= 0:
+            return special
     me = turn(game, st)
-    card_play = solves(game, st, R)
-    kept = max(1, int(params[P_SAMPLES])) if card_play else rollout_count(game, params)
+    card_play = by_playouts or solves(game, st, R)
+    if card_play and not by_playouts:
+        kept = max(1, int(params[P_SAMPLES]))
+    else:
+        kept = rollout_count(game, params)
     helds = np.zeros((draws * kept, 4), dtype=np.int64)
     tries = np.zeros(draws * kept, dtype=np.int64)
     counts = np.zeros(draws * kept, dtype=np.int64)
@@ -138,23 +147,31 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
     m = kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds, tries,
                    counts)
     deal = np.empty(state_width(game), dtype=np.int64)
+    trial = np.empty(state_width(game), dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
     held = np.zeros(4, dtype=np.int64)
     if card_play:
         pos = np.zeros(position_width(game), dtype=np.int64)
-        values = np.zeros(64, dtype=np.int64)
+        values = np.zeros(64, dtype=np.float64)
+        solved = np.zeros(64, dtype=np.int64)
         squares = np.zeros(64, dtype=np.float64)
         tt = solver_table(game, st, R, params)
         h = reference_card(game, st, R, base, bits)
+        if h >= 0:
+            h -= base
         n = 0
         for k in range(m):
             if counts[k] == 0:
                 continue
             held[:] = helds[k]
             write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
-            solver_position(game, deal, R, me, pos)
-            solve_options(game, pos, params)
-            solve_root(game, pos, tt, values)
+            if by_playouts:
+                card_playouts(game, R, base, bits, me, deal, trial, values, rng, i)
+            else:
+                solver_position(game, deal, R, me, pos)
+                solve_options(game, pos, params)
+                solve_root(game, pos, tt, solved)
+                values[:] = solved
             n += counts[k]
             b = bits
             while b != 0:
@@ -165,7 +182,6 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
                     gain = values[c] - values[h]
                     squares[c] += counts[k] * gain * gain
         return base + card_choice(game, total, squares, n, bits, h, params)
-    trial = np.empty(state_width(game), dtype=np.int64)
     part = np.zeros(64, dtype=np.float64)
     for k in range(m):
         if counts[k] == 0:
@@ -176,6 +192,20 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
         play_out_options(game, st, R, base, bits, me, deal, trial, part, rng, i)
         total += counts[k] * part
     return base + best_of(total, bits)
+
+
+@njit(cache=True, inline="always")
+def card_playouts(game, R, base, bits, me, deal, trial, values, rng, i):
+    """Each card of ``bits`` tried on the drawn ``deal`` and the deal played out by the
+    game's play-out policy: the result for seat ``me`` in ``values`` (what pimc's early
+    Barbu tricks do with each uniform draw, ``play_by_rollouts``)."""
+    b = bits
+    while b != 0:
+        c = lowest_bit(b)
+        b &= b - 1
+        trial[:] = deal
+        apply_action(game, trial, R, base + c)
+        values[c] = playout_value(game, trial, R, me, rng, i)
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)

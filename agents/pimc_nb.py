@@ -21,7 +21,9 @@ special decisions): ``special_action`` (-1, or a decision the game takes otherwi
 early tricks by play-outs and its doubling), ``solves(st, R)`` (whether a decision is card
 play by solving, once ``special_action`` has passed), ``by_solving(st, R, params)`` (whether
 the agent with these options decides this position by solving, special actions
-included: what training labels with the solver, experiments/train/labels_nb.py), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+included: what training labels with the solver, experiments/train/labels_nb.py),
+``plays_out_cards(st, R, params)`` (whether card play is valued by play-outs instead of
+solves: Barbu's early tricks, taken by its ``special_action``), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``option_baseline`` (what to take off each
 option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
 ``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
@@ -47,6 +49,7 @@ PIECES = "agents.{game}.pimc_nb"
 special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
 solves = game_piece(PIECES, "solves", "st, R")
 by_solving = game_piece(PIECES, "by_solving", "st, R, params")
+plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 option_baseline = game_piece(PIECES, "option_baseline",

@@ -84,10 +84,8 @@ ALL_CARDS = (1 << 52) - 1
 def special_action(st, R, base, bits, params, rng, i):
     """Trick play while more than ``solve`` tricks are left, by play-outs; doubling by
     play-outs or, with ``doubling=0``, as the heuristic; -1 for every other decision."""
-    if st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO:
-        if 13 - st[L.TRICK_NO] > params[P_SOLVE]:
-            return play_by_rollouts(st, R, base, bits, params, rng, i)
-        return -1
+    if plays_out_cards(st, R, params):
+        return play_by_rollouts(st, R, base, bits, params, rng, i)
     if st[L.PHASE] == L.PH_DOUBLE:
         if params[P_DOUBLING] == 0:
             return heuristic_action(ROLLOUT_PARAMS, st, R, base, bits)
@@ -99,6 +97,13 @@ def special_action(st, R, base, bits, params, rng, i):
 def solves(st, R):
     """Trick play is solved (Domino's card play is an option by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO
+
+
+@njit(cache=True, inline="always")
+def plays_out_cards(st, R, params):
+    """Trick play with more than ``solve`` tricks left (the current one included) values
+    each card by play-outs of drawn deals (``play_by_rollouts``)."""
+    return solves(st, R) and 13 - st[L.TRICK_NO] > params[P_SOLVE]
 
 
 @njit(cache=True, inline="always")

@@ -71,6 +71,12 @@ def solves(st, R):
 
 
 @njit(cache=True, inline="always")
+def plays_out_cards(st, R, params):
+    """Card play is never valued by play-outs (always by solving)."""
+    return False
+
+
+@njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Card play is always decided by solving."""
     return solves(st, R)

@@ -133,6 +133,36 @@ def test_kept_deals_follow_the_beliefs():
     assert kept(sure, 0.0) == hands  # beta 0: the beliefs are not used
 
 
+def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
+    """Barbu's early tricks are valued by play-outs, not solves: their deals follow the
+    beliefs too. Beliefs that each hidden card lies with one chosen seat change some cards
+    against even beliefs; the same beliefs give the same cards."""
+    from agents.barbu.pimc_nb import plays_out_cards
+    from agents.belief_pimc_nb import belief_actions
+    from experiments.bench_search import barbu_positions
+
+    rules = BarbuRules()
+    R, states = barbu_positions(rules, 12, 0, 5, seed=3)  # no tricks, second trick
+    states = np.array(states)
+    params = make_agent("pimc:rollouts=24,margin=0", "barbu").params
+    assert all(plays_out_cards(st, R, params) for st in states)
+    rows = np.arange(len(states))
+    even = np.full((len(states), 64, PLACES), np.log(1 / 3))
+    even[..., 0] = np.log(1e-12)
+    skewed = even.copy()
+    for c in range(52):  # card c believed, nearly surely, to lie c % 3 + 1 seats on
+        skewed[:, c, 1:] = np.log(1e-6)
+        skewed[:, c, c % 3 + 1] = 0.0
+    tag = games.get("barbu").tag
+
+    def act(logp):
+        rng = np.array([rng_nb.stream(9, g, 0) for g in rows], dtype=np.uint64)
+        return belief_actions(tag, states, R, rows, params, logp, 4, 1.0, rng)
+
+    assert np.array_equal(act(skewed), act(skewed))
+    assert not np.array_equal(act(even), act(skewed))
+
+
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
 def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, tmp_path):
     """Seated at the table (which refuses an illegal action) for every phase: Debertz bids,
