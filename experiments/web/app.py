@@ -18,6 +18,11 @@ traceback):
     POST   /api/replay/analyse               {root, path, deal, step, method, ...}
     GET    /api/runs                         run directories under --runs, their tables
     GET    /api/runs/file?path=              a plot (PNG) of a run
+    GET    /api/perdeal                      per-deal files (.npy) under --runs
+    GET    /api/compare?file=&pairing=&top=  the deals where a pairing's agents differed
+                                             most (experiments.web.compare)
+    GET    /api/compare/plays?file=&pairing=&item=&deal=
+                                             every play of that duplicate deal, replayed
 
 Games live in memory, at most ``MAX_GAMES`` at once; the least recently used one is dropped
 beyond that, and any game left alone for ``IDLE_SECONDS``. The server reads only files
@@ -39,9 +44,20 @@ try:  # the web extra; serve() says what to install when it is missing
 except ImportError:  # pragma: no cover - without the extra
     Request = None
 
+import numpy as np
+
 from cardsim import games
 from cardsim.errors import CardsimError, IllegalActionError, InvalidConfigError
+from experiments.web.compare import (
+    MAX_PER_DEAL_BYTES,
+    pairings_of,
+    read_rows,
+    replay_item,
+    run_config,
+    top_deals,
+)
 from experiments.web.files import (
+    MAX_LISTED,
     MAX_TEXT_BYTES,
     FileRefused,
     Roots,
@@ -402,15 +418,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     @app.get("/api/replay")
     def replay(root: str = "runs", path: str = "", deal: int = 0):
         deals, rec, game, rules, frames = _frames(root, path, deal)
-        kit = games.get(game)
-        steps = []
-        for row, action in frames:
-            view = kit.table_view(rules, row, None, True)
-            view["game"] = game
-            steps.append({"action": None if action is None else kit.action_name(action),
-                          "seat": None, "view": view})
-        for k in range(1, len(steps)):  # who acted: the seat to act in the frame before
-            steps[k]["seat"] = steps[k - 1]["view"]["turn"]
+        steps = _steps(game, rules, frames)
         summary = [{"deal": i, "game": r.get("game"), "deal_no": r.get("deal"),
                     "result": r.get("recorded") or r.get("deal_scores"),
                     "what": r.get("contract") or r.get("trump") or r.get("void")}
@@ -431,6 +439,72 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         out = _analyse(game, rules, frames[step][0], data)
         nxt = frames[step + 1][1] if step + 1 < len(frames) else None
         out["played"] = None if nxt is None else games.get(game).action_name(nxt)
+        return out
+
+    # --- compare two agents of a tournament (experiments.web.compare) ----------------------
+    @app.get("/api/perdeal")
+    def per_deal_files():
+        base = roots.roots.get("runs")
+        out = []
+        if base is not None and base.is_dir():
+            real = base.resolve()
+            for path in sorted(base.rglob("*.npy"))[:MAX_LISTED]:
+                if not path.is_file() or real not in path.resolve().parents:
+                    continue  # a symbolic link out is not listed
+                rel = path.relative_to(base).as_posix()
+                out.append({"path": rel, "bytes": path.stat().st_size,
+                            "replayable": path.parent.name == "deals"
+                            and (path.parent.parent / "config.yaml").is_file()})
+        return {"files": out}
+
+    def _per_deal(file: str):
+        target = roots.resolve("runs", file, limit=MAX_PER_DEAL_BYTES)
+        return target, read_rows(target, file), run_config(target)
+
+    @app.get("/api/compare")
+    def compare(file: str = "", pairing: int = 0, top: int = 10):
+        target, rows, cfg = _per_deal(file)
+        pairs = pairings_of(cfg)
+        agents = None
+        if cfg is not None and 0 <= pairing < len(pairs):
+            summary = _json_or_none(target.parent.parent / "summary.json")
+            try:  # the labels the run's table uses; else the specs
+                agents = [str(x) for x in summary["pairings"][pairing]["agents"]]
+            except (TypeError, KeyError, IndexError):
+                agents = [str(cfg.agents[i]) for i in pairs[pairing]]
+        return {"file": file, "pairing": pairing, "rows": len(rows),
+                "pairings": sorted(int(x) for x in np.unique(rows["pairing"])),
+                "agents": agents, "game": None if cfg is None else cfg.game,
+                "replayable": cfg is not None and cfg.duplicate,
+                "note": None if cfg is not None else (
+                    "a lone per-deal file does not say which agents, seed and rules made "
+                    "it: run the tournament with cardsim run (per_deal: true) to replay its "
+                    "deals"),
+                "deals": top_deals(rows, pairing, top)}
+
+    @app.get("/api/compare/plays")
+    async def compare_plays(file: str = "", pairing: int = 0, item: int = 0, deal: int = 0):
+        _, rows, cfg = _per_deal(file)
+        if cfg is None:
+            raise InvalidConfigError(
+                f"{file!r} is not in a tournament run directory (RUN/deals/*.npy beside "
+                f"RUN/config.yaml): the agents, seed and rules to replay it are unknown")
+        mine = rows[(rows["pairing"] == pairing) & (rows["item"] == item)]
+        if not len(mine):
+            raise InvalidConfigError(f"item {item} of pairing {pairing} is not in {file!r}")
+        out = await run_in_threadpool(replay_item, cfg, pairing, item)
+        out["file_points"] = [float(x) for x in mine[0]["points"]]
+        rules = cfg.make_rules()
+        most = max(len(play["records"]) for play in out["plays"])
+        if not 0 <= deal < most:  # whole games: the plays of an item may differ in length
+            raise InvalidConfigError(f"deal must be 0..{most - 1}, got {deal!r}")
+        out["deal"] = deal
+        for play in out["plays"]:
+            recs = play["records"]
+            play["steps"] = None  # this play's game ended sooner
+            if deal < len(recs):
+                game, _, frames = replay_frames(recs[deal], f"item {item}, deal {deal}")
+                play["steps"] = _steps(game, rules, frames)
         return out
 
     # --- leaderboard ----------------------------------------------------------------------
@@ -462,6 +536,21 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return FileResponse(target, media_type="image/png")
 
     return app
+
+
+def _steps(game: str, rules, frames: list) -> list[dict]:
+    """The replay's steps of a deal's frames (experiments.web.files.replay_frames): the
+    table with every hand open after each action, and who did what."""
+    kit = games.get(game)
+    steps = []
+    for row, action in frames:
+        view = kit.table_view(rules, row, None, True)
+        view["game"] = game
+        steps.append({"action": None if action is None else kit.action_name(action),
+                      "seat": None, "view": view})
+    for k in range(1, len(steps)):  # who acted: the seat to act in the frame before
+        steps[k]["seat"] = steps[k - 1]["view"]["turn"]
+    return steps
 
 
 def _json_or_none(path: Path):

@@ -46,6 +46,12 @@ def server(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "experiments.cli", "simulate", "debertz", "--hands",
                     "1", "--agents", "heuristic", "--history", str(runs / "deals.jsonl")],
                    check=True, cwd=ROOT, env=env, capture_output=True, timeout=600)
+    (root / "compare.yaml").write_text(
+        "name: cmp\nkind: tournament\ngame: debertz\nrules: {players: 2}\n"
+        "agents: [heuristic, random]\ndeals: 4\nper_deal: true\n")
+    subprocess.run([sys.executable, "-m", "experiments.cli", "run", str(root / "compare.yaml"),
+                    "--out", str(runs)], check=True, cwd=ROOT, env=env, capture_output=True,
+                   timeout=600)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "serve", "--port",
                              str(port), "--runs", str(runs)], cwd=ROOT, env=env,
@@ -173,3 +179,17 @@ def test_leaderboard_page(page):
     page.wait_for_selector("#run-list")
     page.wait_for_function("document.querySelector('#run-list').textContent.length > 0")
     shot(page, "leaderboard.png")
+
+
+def test_compare_two_agents(page):
+    page.click("#tab-compare")
+    page.wait_for_selector("#cmp-file option", state="attached")
+    page.click("#cmp-list")
+    page.wait_for_selector("#cmp-deals tr.pick")
+    page.click("#cmp-deals tr.pick")
+    page.wait_for_function("document.body.dataset.compared !== undefined")
+    for k in (0, 1):
+        assert page.query_selector_all(f"#cmp-play{k} .seat .hand .card")
+    page.click("#cmp-play0 .row button:last-of-type")
+    assert "step 1/" in page.inner_text("#cmp-play0 .row span")
+    shot(page, "compare.png")
