@@ -64,7 +64,8 @@ class Roots:
         return target
 
     def record_files(self) -> list[dict]:
-        """Hand-record files under every root (by suffix), at most ``MAX_LISTED`` each."""
+        """Hand-record files under every root, at most ``MAX_LISTED`` each: files of a record
+        suffix whose first line is a hand record (a run's ``metrics.jsonl`` is not one)."""
         out = []
         for name, root in self.roots.items():
             if not root.is_dir():
@@ -81,10 +82,25 @@ class Roots:
                 real = path.resolve()
                 if base not in real.parents:
                     continue  # a symbolic link out is not listed
+                if not starts_with_record(path):
+                    continue
                 out.append({"root": name, "path": path.relative_to(root).as_posix(),
                             "bytes": path.stat().st_size})
                 found += 1
         return out
+
+
+def starts_with_record(path: Path, limit: int = 2**20) -> bool:
+    """Whether the first line of ``path`` (read up to ``limit`` bytes) is a hand record of
+    one of the games: the listing's check, cheap beside reading the whole file."""
+    try:
+        with open(path, "rb") as f:
+            line = f.readline(limit)
+        rec = json.loads(line)
+    except (OSError, ValueError):
+        return False
+    return isinstance(rec, dict) and any(rec.get("format") == f"cardsim-{g}/1"
+                                         for g in games.GAMES)
 
 
 def read_deals(path: Path) -> list[dict]:

@@ -28,6 +28,7 @@ def dirs(tmp_path_factory):
     (run / "meta.json").write_text(json.dumps({"name": "tour", "kind": "tournament"}))
     (run / "table.txt").write_text("agent  points\nheuristic  +1.0\n")
     (run / "plots" / "difference.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (run / "metrics.jsonl").write_text('{"iteration": 1, "loss": 0.5}\n')  # not records
     (recs / "broken.jsonl").write_text('{"format": "cardsim-debertz/1"}\n[1, 2]\n')
     (recs / "other.jsonl").write_text('{"format": "chess/1"}\n')
     outside = root / "secret.jsonl"
@@ -125,6 +126,8 @@ def test_replay_and_solver_values(client):
     files = client.get("/api/records").json()["files"]
     paths = {f["path"] for f in files}
     assert "debertz.jsonl" in paths and "link.jsonl" not in paths
+    # JSON Lines that are not hand records (a run's metrics, another format) are not listed
+    assert "tour-1/metrics.jsonl" not in paths and "other.jsonl" not in paths
     r = client.get("/api/replay", params={"root": "records", "path": "debertz.jsonl", "deal": 1})
     data = r.json()
     assert r.status_code == 200 and len(data["deals"]) == 2
