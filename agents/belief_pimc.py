@@ -9,7 +9,9 @@ the seat's observation alone, and draws its deals accordingly
 
 Options: ``beliefs`` (a shipped belief network's name, a checkpoint file or a training run
 directory), ``beta`` (how far to trust the beliefs: 0 draws as plain ``pimc``, 1 as the
-network says), ``draws`` (candidate deals drawn per deal kept) and every ``pimc`` option.
+network says), ``draws`` (candidate deals drawn per deal kept), ``ratio`` (weigh what the
+beliefs add to the hard constraints the draws follow, not the beliefs whole) and every
+``pimc`` option.
 It is a Python agent: the table hands it its games' observations with their engine rows,
 it runs the network once for the batch, then the compiled search for every row, drawing
 from each game's own generator, so its play does not depend on the batch.
@@ -29,6 +31,10 @@ OPTIONS: dict[str, Option] = {
     "beta": Option(1.0, 0.0, 16.0, "weight of the beliefs: a deal counts as the product of "
                                    "its cards' belief chances to this power (0: plain pimc)"),
     "draws": Option(4, 1, 64, "candidate deals drawn for each deal kept (resampled by weight)"),
+    "ratio": Option(0, 0, 1, "1: weigh each card by its belief over how often the draws "
+                             "themselves put it there (what the beliefs add to the hard "
+                             "constraints the draws already follow); 0: by its belief",
+                    switch=True),
 }
 # pimc's options that make it this agent, as ``cardsim agents`` lists them
 OPTION_HELP = {
@@ -66,6 +72,7 @@ class BeliefPIMC(Agent):
                 mine[key] = value
         self.beta = float(mine.get("beta", OPTIONS["beta"].default))
         self.draws = int(mine.get("draws", OPTIONS["draws"].default))
+        self.ratio = bool(mine.get("ratio", OPTIONS["ratio"].default))
         # the game's plain pimc with the other options (its class by name: the registry,
         # which makes this agent, is not imported back)
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
@@ -97,4 +104,5 @@ class BeliefPIMC(Agent):
                                      f"table (tournament, simulate, the environments)")
         logp = self.beliefs.log_places(np.asarray(observations, dtype=np.float32))
         return belief_actions(engine.game, engine.states, engine.R, engine.rows,
-                              self.search.params, logp, self.draws, self.beta, engine.rng)
+                              self.search.params, logp, self.draws, self.beta, engine.rng,
+                              ratio=self.ratio)

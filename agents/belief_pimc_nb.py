@@ -75,10 +75,14 @@ def resample_counts(weights, m, kept, u, counts):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def draw_weighted(game, st, R, me, kn, ways, logp, beta, rng, i, helds, tries, weights):
+def draw_weighted(game, st, R, me, kn, ways, logp, beta, ratio, rng, i, helds, tries,
+                  weights):
     """Draw ``len(tries)`` consistent deals of the cards seat ``me`` cannot see (their hidden
     hands into ``helds``, draw counts into ``tries``) and each one's weight: exp(beta x the
-    sum of log beliefs of where it puts each hidden card), scaled so that the largest is 1.
+    sum over its hidden cards of the log belief of where it puts each), scaled so that the
+    largest is 1. With ``ratio`` each card's belief is divided by how often the draws
+    themselves put the card there (``sampler_log_chances``): the draws already follow the
+    hard constraints, so only what the beliefs add to them is weighed, not counted twice.
     Returns the number drawn (0 for an inconsistent position)."""
     n = num_seats(game, R)
     held = np.zeros(4, dtype=np.int64)
@@ -89,34 +93,63 @@ def draw_weighted(game, st, R, me, kn, ways, logp, beta, rng, i, helds, tries, w
         t = draw_deal(game, st, R, kn, ways, rng, i, held, buf)
         if t < 0:
             break
+        helds[m, :] = held
+        tries[m] = t
+        m += 1
+    if m == 0:
+        return 0
+    score = logp
+    if ratio:
+        score = logp - sampler_log_chances(kn, helds, m, me, n)
+    for k in range(m):
         w = 0.0
         for h in range(kn[KN_HOLDERS]):
-            seat = kn[KN_HOLDER + h]
-            place = 0 if seat < 0 else (seat - me + n) % n
-            cards = held[h]
+            cards = helds[k, h]
+            place = holder_place(kn[KN_HOLDER + h], me, n)
             while cards != 0:
                 c = lowest_bit(cards)
                 cards &= cards - 1
-                w += logp[c, place]
-        helds[m, :] = held
-        tries[m] = t
-        weights[m] = beta * w
-        m += 1
-    if m > 0:
-        top = weights[:m].max()
-        for k in range(m):
-            weights[k] = np.exp(weights[k] - top)
+                w += score[c, place]
+        weights[k] = beta * w
+    top = weights[:m].max()
+    for k in range(m):
+        weights[k] = np.exp(weights[k] - top)
     return m
 
 
+@njit(cache=True, inline="always")
+def holder_place(seat, me, n):
+    """The belief place of a hidden holder: 0 the dead stock (seat < 0), else the seat's
+    distance after ``me``."""
+    return 0 if seat < 0 else (seat - me + n) % n
+
+
+@njit(cache=True)
+def sampler_log_chances(kn, helds, m, me, n):
+    """Log of how often the ``m`` draws put each card in each place ((64, PLACES); a half
+    draw added to every count, so no chance is 0): the chances the sampler itself gives,
+    hard constraints included."""
+    counts = np.full((64, PLACES), 0.5)
+    for k in range(m):
+        for h in range(kn[KN_HOLDERS]):
+            cards = helds[k, h]
+            place = holder_place(kn[KN_HOLDER + h], me, n)
+            while cards != 0:
+                c = lowest_bit(cards)
+                cards &= cards - 1
+                counts[c, place] += 1.0
+    return np.log(counts / (m + 2.0))
+
+
 @njit(cache=True, **WITH_REFCOUNT)
-def kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds, tries,
-               counts):
+def kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i, helds,
+               tries, counts):
     """Draw ``draws`` x ``kept`` candidate deals, weigh them by the beliefs and resample
     ``kept`` of them: ``counts[k]`` is how often candidate k is kept. Returns the number of
     candidates (0: an inconsistent position)."""
     weights = np.empty(tries.shape[0], dtype=np.float64)
-    m = draw_weighted(game, st, R, me, kn, ways, logp, beta, rng, i, helds, tries, weights)
+    m = draw_weighted(game, st, R, me, kn, ways, logp, beta, ratio, rng, i, helds, tries,
+                      weights)
     if m > 0:
         u = (below(rng, i, UNIT) + 0.5) / UNIT
         resample_counts(weights, m, kept, u, counts)
@@ -124,7 +157,7 @@ def kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
+def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng, i):
     """The action of ``pimc`` (options ``params``) in ``st`` with its deals drawn as the
     beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them."""
     if popcount(bits) == 1:
@@ -144,8 +177,8 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, rng, i):
     tries = np.zeros(draws * kept, dtype=np.int64)
     counts = np.zeros(draws * kept, dtype=np.int64)
     kn, ways = sample_prepare(game, st, R, me)
-    m = kept_deals(game, st, R, me, kn, ways, logp, beta, kept, draws, rng, i, helds, tries,
-                   counts)
+    m = kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i, helds,
+                   tries, counts)
     deal = np.empty(state_width(game), dtype=np.int64)
     trial = np.empty(state_width(game), dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
@@ -209,8 +242,8 @@ def card_playouts(game, R, base, bits, me, deal, trial, values, rng, i):
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
-def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, rng, actions,
-                       counter, n_blocks):
+def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, rng,
+                       actions, counter, n_blocks):
     """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
     each row's action into ``actions``."""
     b = next_block(counter)
@@ -221,19 +254,21 @@ def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, rng, ac
             st = states[g]
             base, bits = legal(game, st, R)
             actions[j] = belief_action(game, st, R, base, bits, params, logp[j], draws, beta,
-                                       rng, g)
+                                       ratio, rng, g)
         b = next_block(counter)
 
 
-def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng):
+def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, ratio=False):
     """The actions of the rows ``rows`` of ``states`` (engine rows of game ``tag``, packed
     rules ``R``; generators ``rng[rows]``) for ``pimc`` options ``params``, each row's deals
-    weighted by its beliefs ``logp[j]`` ((len(rows), 64, PLACES) log chances). The rows are
+    weighted by its beliefs ``logp[j]`` ((len(rows), 64, PLACES) log chances; ``ratio``:
+    over the sampler's own chances, ``draw_weighted``). The rows are
     shared among numba's threads; the actions do not depend on how."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     actions = np.zeros(rows.size, dtype=np.int64)
     if rows.size:
         run_workers(belief_rows_worker, tag, states, R, rows, params,
                     np.ascontiguousarray(logp, dtype=np.float64), int(draws), float(beta),
-                    rng, actions, np.zeros(1, dtype=np.int64), max(1, min(rows.size, 256)))
+                    bool(ratio), rng, actions, np.zeros(1, dtype=np.int64),
+                    max(1, min(rows.size, 256)))
     return actions

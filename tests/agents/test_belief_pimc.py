@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from agents.belief_pimc_nb import kept_deals, resample_counts
+from agents.belief_pimc_nb import (
+    draw_weighted,
+    kept_deals,
+    resample_counts,
+    sampler_log_chances,
+)
 from agents.neural.beliefs import PLACES, load_beliefs, output_size, true_places
 from agents.neural.checkpoint import checkpoint_bytes
 from agents.neural.network import ActionHeadNet
@@ -114,12 +119,12 @@ def test_kept_deals_follow_the_beliefs():
     n = 64
     opponent = next(h for h in range(kn[KN_HOLDERS]) if kn[KN_HOLDER + h] == 1 - me)
 
-    def kept(logp, beta):
+    def kept(logp, beta, ratio=False):
         helds, tries, counts = (np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64),
                                 np.zeros(n, dtype=np.int64))
         rng = np.array([rng_nb.stream(7, 0, 0)], dtype=np.uint64)
-        m = kept_deals(tag, st, R, me, kn, ways, logp, beta, 16, 4, rng, 0, helds, tries,
-                       counts)
+        m = kept_deals(tag, st, R, me, kn, ways, logp, beta, ratio, 16, 4, rng, 0, helds,
+                       tries, counts)
         assert m == n and counts.sum() == 16
         return [helds[k, opponent] for k in range(m) if counts[k]]
 
@@ -130,7 +135,40 @@ def test_kept_deals_follow_the_beliefs():
     sure = even.copy()
     sure[card] = [np.log(1e-12), 0.0, np.log(1e-12), np.log(1e-12)]
     assert all(h >> card & 1 for h in kept(sure, 1.0))
+    assert all(h >> card & 1 for h in kept(sure, 1.0, ratio=True))
     assert kept(sure, 0.0) == hands  # beta 0: the beliefs are not used
+
+
+def test_beliefs_over_the_samplers_own_chances_weigh_nothing_twice():
+    """With ``ratio``, beliefs equal to how often the draws put each card in each place
+    (the hard constraints' own chances) add nothing: every draw weighs the same. Without
+    it, the same beliefs favour some draws over others."""
+    rules = BarbuRules()
+    from experiments.bench_search import barbu_positions
+
+    R, states = barbu_positions(rules, 1, 3, 9, seed=2)  # a void or two shown
+    st = states[0]
+    tag = games.get("barbu").tag
+    me = int(st[L.TURN])
+    kn, ways = sample_prepare(tag, st, R, me)
+    n = 200
+
+    def draw(logp, ratio):
+        helds, tries = np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64)
+        weights = np.zeros(n)
+        rng = np.array([rng_nb.stream(3, 0, 0)], dtype=np.uint64)
+        m = draw_weighted(tag, st, R, me, kn, ways, logp, 1.0, ratio, rng, 0, helds, tries,
+                          weights)
+        assert m == n
+        return helds, weights
+
+    helds, _ = draw(np.zeros((64, PLACES)), False)
+    own = sampler_log_chances(kn, helds, n, me, 4)
+    hidden = [c for c in range(52) if int(np.bitwise_or.reduce(helds[0])) >> c & 1]
+    assert len(hidden) > 20
+    assert np.allclose(np.exp(own[hidden, 1:]).sum(axis=1), 1.0, atol=0.02)
+    assert np.allclose(draw(own, True)[1], 1.0)
+    assert draw(own, False)[1].min() < 0.5
 
 
 def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
