@@ -37,6 +37,7 @@ import sys
 
 from cardsim.games import GAMES
 from experiments.files import dumps_json
+from experiments.progress import progress_mode
 from experiments.summary_text import print_summary
 
 
@@ -300,7 +301,7 @@ def run(args) -> int:
     if getattr(args, "threads", 1) > (os.cpu_count() or 1):
         # numba fixes its thread pool size on import; allow what was asked for
         os.environ.setdefault("NUMBA_NUM_THREADS", str(args.threads))
-    progress = not getattr(args, "json", False) and sys.stderr.isatty()
+    progress = progress_mode(quiet=getattr(args, "json", False))
     if args.command == "rules":
         from cardsim import games
 
@@ -436,13 +437,37 @@ def _version() -> str:
     return cardsim.__version__
 
 
+def interrupted_note(args) -> str:
+    """What an interrupted command kept, true for the command (``args`` None: interrupted
+    while parsing)."""
+    from experiments.rundir import working
+
+    command = getattr(args, "command", None)
+    run_dir = working["run_dir"]
+    if command in ("run", "train", "study") and run_dir is not None:
+        kept = "checkpoints up to the last one written" if command == "train" else (
+            "finished chunks")
+        again = "train" if command == "train" else "run"
+        return f"{kept} are kept in {run_dir}: cardsim {again} --resume {run_dir}"
+    if command in ("run", "train", "study"):
+        return "nothing was started"
+    if command in ("simulate", "tournament"):
+        return (f"nothing is kept (a {command} writes its results, --history and --per-deal "
+                f"files only when it finishes); cardsim run keeps finished chunks and "
+                f"resumes")
+    return "nothing to keep"
+
+
 def main(argv=None) -> int:
     """The ``cardsim`` console script: parse ``argv`` (None: ``sys.argv``) and run the command.
     Returns the exit status: 0 on success, 2 for a usage or cardsim error (printed as one line; a
     traceback with ``--debug``), 1 when the output pipe closed, 130 on an interrupt."""
     from cardsim.errors import CardsimError
 
+    from experiments.rundir import working
+
     args = None
+    working["run_dir"] = None
     try:
         args = build_parser().parse_args(argv)
         code = run(args)
@@ -462,8 +487,7 @@ def main(argv=None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     except KeyboardInterrupt:
-        print("cardsim: interrupted; finished chunks are kept (cardsim run --resume)",
-              file=sys.stderr)
+        print(f"cardsim: interrupted; {interrupted_note(args)}", file=sys.stderr)
         return 130
 
 

@@ -41,7 +41,6 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from tqdm import tqdm
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import get as games_contract
@@ -49,6 +48,7 @@ from experiments.config import ExperimentConfig, config_from_dict, load_config, 
 from experiments.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
                                atomic_write_text, dumps_json, json_ready)
 from experiments.plots import pyplot, save_png
+from experiments.progress import progress_bar
 from experiments.rundir import (check_out_parent, config_to_resume, create_run_dir, read_meta,
                                 run_meta, write_meta)
 from experiments.summary_text import format_summary
@@ -255,8 +255,8 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
         return run_dir / "chunks" / f"{name}.npz", run_dir / "deals" / f"{name}.npy"
 
     t0 = time.perf_counter()
-    with tqdm(total=len(chunks) and len(t.pairings) * t.items, disable=not progress,
-              unit="item") as bar, _MetricsLog(run_dir / "metrics.jsonl") as metrics:
+    with progress_bar(len(chunks) and len(t.pairings) * t.items, progress, "item",
+                      what="run") as bar, _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         todo = []
         for k, lo, hi in chunks:  # finished chunks are read back, the others played
             path, rows_path = files(k, lo, hi)
@@ -472,7 +472,7 @@ def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -
                 "elapsed_s": round(time.perf_counter() - t0, 3)}
 
     t0 = time.perf_counter()
-    with tqdm(total=study.items, disable=not progress, unit=study.unit[:-1]) as bar, \
+    with progress_bar(study.items, progress, study.unit[:-1], what="study") as bar, \
             _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         todo = []
         for lo, hi in chunks:  # finished chunks are read back, the others played
@@ -537,7 +537,7 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
         return (run_dir / "chunks" / f"items-{lo}-{hi}.npz",
                 run_dir / "history" / f"{lo:012d}.jsonl" if cfg.history else None)
 
-    with tqdm(total=n, disable=not progress, unit="item") as bar, \
+    with progress_bar(n, progress, "item", what="run") as bar, \
             _MetricsLog(run_dir / "metrics.jsonl") as metrics:
         todo = []
         for lo in range(0, n, cfg.chunk):  # finished chunks are read back, the others played

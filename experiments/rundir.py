@@ -26,6 +26,10 @@ import cardsim
 from cardsim.errors import InvalidConfigError
 from experiments.files import atomic_write_json, atomic_write_text, check_output_folder
 
+# the run directory this process is working in (made or resumed), for the command line's
+# message on Ctrl-C: which directory to give to --resume
+working: dict[str, Path | None] = {"run_dir": None}
+
 
 def git_commit() -> str | None:
     """The commit of the checkout this code runs from; None outside a git checkout."""
@@ -66,6 +70,7 @@ def create_run_dir(out_parent, name: str, config: dict, meta: dict, first_folder
     (run_dir / first_folder).mkdir(parents=True)
     write_config(run_dir, config)
     write_meta(run_dir, meta)
+    working["run_dir"] = run_dir
     return run_dir
 
 
@@ -95,4 +100,5 @@ def config_to_resume(run_dir, what: str = "run directory") -> Path:
     path = Path(run_dir) / "config.yaml"
     if not path.is_file():
         raise InvalidConfigError(f"{run_dir} is not a {what} (no config.yaml)")
+    working["run_dir"] = Path(run_dir)
     return path

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from cardsim import games as game_contracts
 from cardsim.errors import InvalidConfigError
@@ -23,6 +22,7 @@ from cardsim.table import Table
 from experiments.limits import check_count
 from experiments.files import check_output_file
 from experiments.games import seat_agents, seating_of
+from experiments.progress import progress_bar
 
 CHUNK = 1 << 18          # items per table call (progress granularity)
 # items per task with an executor: 1,000,000 Debertz deals in 16 tasks kept 2 Ray CPUs
@@ -101,7 +101,7 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
                        write=None if history is None else (lambda line: None))
         compile_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    with tqdm(total=n, disable=not progress, unit="game" if whole else "deal") as bar:
+    with progress_bar(n, progress, "game" if whole else "deal", what="simulate") as bar:
         if history_path is None:
             stats = np.zeros(contract.num_stats, dtype=np.int64)
             for lo in range(0, n, CHUNK):
@@ -168,7 +168,7 @@ def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, chunk: i
     stats = np.zeros(game_contracts.get(job.game).num_stats, dtype=np.int64)
     tasks = [(lo, min(first_item + n, lo + chunk))
              for lo in range(first_item, first_item + n, chunk)]
-    with tqdm(total=n, disable=not progress, unit="game" if job.whole else "deal") as bar, \
+    with progress_bar(n, progress, "game" if job.whole else "deal", what="simulate") as bar, \
             (RecordBytes(history_path) if history_path is not None else nullcontext()) as out, \
             executor as ex:
         for (lo, hi), part in ex.map(play_simulation_chunk, job, tasks,

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from tqdm import tqdm
 
 from agents.registry import make_agent, parse_spec
 from cardsim import games
@@ -32,6 +31,7 @@ from cardsim.table import Seating, Table, agent_label
 from experiments.limits import check_count
 from experiments.files import check_output_file
 from experiments.per_deal import PerDealWriter, per_deal_rows
+from experiments.progress import progress_bar
 from experiments.stats import Moments
 from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
 
@@ -160,7 +160,7 @@ class Tournament:
             check_output_file(per_deal, "per-deal file", overwrite)
         executor = LocalExecutor(n_threads) if executor is None else executor
         with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
-                as writer, tqdm(total=total, disable=not progress, unit="item") as bar, \
+                as writer, progress_bar(total, progress, "item", what="tournament") as bar, \
                 executor as ex:
             # the per-deal file is one stream in chunk order; tallies merge in any order
             for (k, lo, hi), (tally, rows) in ex.map(play_chunk_tally, (self, writer is not None),

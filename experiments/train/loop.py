@@ -36,7 +36,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm import tqdm
 
 from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
 from agents.neural.network import ActionHeadNet
@@ -44,6 +43,7 @@ from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
 from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
 from experiments.plots import pyplot, save_png
+from experiments.progress import progress_bar
 from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
 from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
 
@@ -250,8 +250,8 @@ class Trainer:
             weights, at = self._actor_weights or (None, None)
             self.actors.start(self.net, self.counts["updates"], weights, at)
         try:
-            with tqdm(total=cfg.iterations, initial=self.iteration, disable=not progress,
-                      unit="it") as bar:
+            with progress_bar(cfg.iterations, progress, "iteration",
+                              initial=self.iteration, what="train") as bar:
                 while self.iteration < cfg.iterations:
                     row = self._one_iteration()
                     bar.set_postfix(loss=row["loss"], dps=f"{row['decisions_per_s']:,.0f}")
