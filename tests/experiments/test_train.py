@@ -319,6 +319,27 @@ def test_resume_after_kill_9(tmp_path):
     assert summary["decisions"] == 6 * 64 * 200
 
 
+def test_tensorboard_event_files_with_the_real_package(tmp_path):
+    """With the rl extra (tensorboard installed), the run's scalars are real event files
+    that TensorBoard reads back, PPO's entropy and value loss among them."""
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from experiments.train.loop import _tensorboard
+
+    metrics = [{"total_decisions": 100 * k, "loss": 1.0 / k, "policy_loss": 0.5,
+                "value_loss": 0.25 * k, "entropy": 2.0 - k / 10, "decisions_per_s": 1000.0,
+                "eval": {"heuristic": {"difference": float(k)}}} for k in (1, 2)]
+    _tensorboard(tmp_path, metrics)
+    _tensorboard(tmp_path, metrics)  # a resumed run rewrites: no step twice
+    events = EventAccumulator(str(tmp_path / "tensorboard"))
+    events.Reload()
+    assert {"train/loss", "train/entropy", "train/value_loss",
+            "eval/heuristic"} <= set(events.Tags()["scalars"])
+    assert [(e.step, e.value) for e in events.Scalars("train/entropy")] == [
+        (100, pytest.approx(1.9)), (200, pytest.approx(1.8))]
+
+
 @pytest.mark.parametrize("algorithm", ["dmc", "ppo"])
 def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch, algorithm):
     # tensorboard is optional: a stand-in SummaryWriter records what the run writes
