@@ -51,6 +51,13 @@ def save_rows(path, rows: np.ndarray) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
+def per_deal_config_path(path) -> Path:
+    """Where ``cardsim tournament --per-deal FILE.npy`` writes its tournament's config (the
+    agents, rules, seed and items that made the rows: ``FILE.json``), so the deals can be
+    played again (the browser table's Compare view)."""
+    return Path(path).with_suffix(".json")
+
+
 class PerDealWriter:
     """Streams ``total`` rows into one .npy file: the header first, then each chunk's rows as
     they come. The file appears under its name only when complete (written beside it and

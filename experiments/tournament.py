@@ -29,8 +29,8 @@ from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
 from experiments.limits import check_count
-from experiments.files import check_output_file
-from experiments.per_deal import PerDealWriter, per_deal_rows
+from experiments.files import atomic_write_json, check_output_file
+from experiments.per_deal import PerDealWriter, per_deal_config_path, per_deal_rows
 from experiments.progress import progress_bar
 from experiments.stats import Moments
 from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
@@ -90,6 +90,9 @@ class Tournament:
         if len(agent_specs) < 2:
             raise InvalidConfigError("a tournament needs at least 2 agents")
         self.agents = [make_agent(s, game) for s in agent_specs]
+        # the specs as given, when every agent is named by one (what can be played again)
+        self.specs = list(agent_specs) if all(isinstance(s, str) for s in agent_specs) \
+            else None
         self.labels = _unique_labels([agent_label(a) for a in self.agents])
         self.groups = 1 + (len(games_contract(game).item_labels) if by_contract else 0)
         self.pairings = [Pairing(a, b, seating_patterns(rules, a, b),
@@ -150,7 +153,9 @@ class Tournament:
     def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,
             executor=None, overwrite: bool = False) -> dict:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
-        rows (experiments.per_deal), streamed as chunks finish; ``executor``: where the
+        rows (experiments.per_deal), streamed as chunks finish, and beside it, when every
+        agent was given by a spec, the tournament's config (``per_deal_config_path``: what
+        plays its deals again); ``executor``: where the
         chunks are played (experiments.executor; default here, with ``n_threads``). An
         existing ``per_deal`` file is refused unless ``overwrite``."""
         from experiments.executor import LocalExecutor
@@ -158,6 +163,9 @@ class Tournament:
         total = len(self.pairings) * self.items
         if per_deal is not None:
             check_output_file(per_deal, "per-deal file", overwrite)
+            if self.specs is not None:
+                check_output_file(per_deal_config_path(per_deal), "per-deal config file",
+                                  overwrite)
         executor = LocalExecutor(n_threads) if executor is None else executor
         with (PerDealWriter(per_deal, total) if per_deal is not None else nullcontext()) \
                 as writer, progress_bar(total, progress, "item", what="tournament") as bar, \
@@ -169,7 +177,20 @@ class Tournament:
                     writer.write(rows)
                 self.add_chunk(k, tally)
                 bar.update(hi - lo)
+        if per_deal is not None and self.specs is not None:
+            atomic_write_json(per_deal_config_path(per_deal), self.config())
         return self.result()
+
+    def config(self) -> dict:
+        """The tournament as an experiment file's keys (``kind: tournament``): what plays
+        its deals again (agent specs, rules, seed, items, seating); None-free."""
+        out = {"name": "tournament", "kind": "tournament", "game": self.game,
+               "rules": self.rules.to_dict(), "agents": list(self.specs or []),
+               "games" if self.whole else "deals": self.items,
+               "duplicate": self.duplicate, "seed": self.seed}
+        if self.by_contract:
+            out["by_contract"] = True
+        return out
 
     # --- results ---------------------------------------------------------------------------
     def agent_moments(self, i: int) -> Moments:

@@ -453,8 +453,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                     continue  # a symbolic link out is not listed
                 rel = path.relative_to(base).as_posix()
                 out.append({"path": rel, "bytes": path.stat().st_size,
-                            "replayable": path.parent.name == "deals"
-                            and (path.parent.parent / "config.yaml").is_file()})
+                            "replayable": run_config(path) is not None})
         return {"files": out}
 
     def _per_deal(file: str):
@@ -477,9 +476,10 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                 "agents": agents, "game": None if cfg is None else cfg.game,
                 "replayable": cfg is not None and cfg.duplicate,
                 "note": None if cfg is not None else (
-                    "a lone per-deal file does not say which agents, seed and rules made "
-                    "it: run the tournament with cardsim run (per_deal: true) to replay its "
-                    "deals"),
+                    "this per-deal file has no config beside it (FILE.json, or a run's "
+                    "config.yaml) saying which agents, seed and rules made it: play the "
+                    "tournament again with --per-deal, or with cardsim run (per_deal: "
+                    "true), to replay its deals"),
                 "deals": top_deals(rows, pairing, top)}
 
     @app.get("/api/compare/plays")
@@ -487,8 +487,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         _, rows, cfg = _per_deal(file)
         if cfg is None:
             raise InvalidConfigError(
-                f"{file!r} is not in a tournament run directory (RUN/deals/*.npy beside "
-                f"RUN/config.yaml): the agents, seed and rules to replay it are unknown")
+                f"{file!r} has no tournament config beside it (FILE.json, or RUN/config.yaml "
+                f"for a run's deals/*.npy): the agents, seed and rules to replay it are "
+                f"unknown")
         mine = rows[(rows["pairing"] == pairing) & (rows["item"] == item)]
         if not len(mine):
             raise InvalidConfigError(f"item {item} of pairing {pairing} is not in {file!r}")

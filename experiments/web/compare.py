@@ -5,10 +5,11 @@ deal replayed into hand records.
 A per-deal file holds points, not plays. The plays of item ``i`` are made again by playing
 that one item with the tournament's agents, seed and rules on every seating pattern of the
 pairing: duplicate deals are reproducible from the seed and the item number. That needs the
-tournament's config, which a run directory has (``config.yaml``, ``cardsim run`` with
-``per_deal: true``: the files ``RUN/deals/pairing<k>-<lo>-<hi>.npy``). A lone file written by
-``cardsim tournament --per-deal FILE.npy`` does not say which agents, seed and rules made it:
-its deals are listed, but not replayed.
+tournament's config: a run directory's (``config.yaml``, ``cardsim run`` with ``per_deal:
+true``: the files ``RUN/deals/pairing<k>-<lo>-<hi>.npy``), or the ``FILE.json`` that
+``cardsim tournament --per-deal FILE.npy`` writes beside its file. A file without either
+(written by a tournament of agent objects, or moved without its config) is listed, not
+replayed.
 """
 
 from __future__ import annotations
@@ -46,19 +47,23 @@ def read_rows(path: Path, name: str) -> np.ndarray:
 
 
 def run_config(path: Path):
-    """The tournament config of the run directory a per-deal chunk file belongs to
-    (``RUN/deals/X.npy`` -> ``RUN/config.yaml``), or None for a lone file."""
+    """The tournament config that made a per-deal file: its run directory's
+    (``RUN/deals/X.npy`` -> ``RUN/config.yaml``), or the one ``cardsim tournament --per-deal
+    FILE.npy`` writes beside it (``FILE.json``); None when there is none (or it is damaged,
+    or too big to read)."""
     import yaml
 
     from experiments.config import config_from_dict
+    from experiments.per_deal import per_deal_config_path
 
-    if path.parent.name != "deals":
-        return None
-    cfg_path = path.parent.parent / "config.yaml"
+    if path.parent.name == "deals" and (path.parent.parent / "config.yaml").is_file():
+        cfg_path = path.parent.parent / "config.yaml"
+    else:
+        cfg_path = per_deal_config_path(path)
     if not cfg_path.is_file() or cfg_path.stat().st_size > MAX_TEXT_BYTES:
         return None
     try:
-        data = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))  # JSON is YAML too
         cfg = config_from_dict(data, where=str(cfg_path.name))
     except (yaml.YAMLError, UnicodeDecodeError, InvalidConfigError):
         return None

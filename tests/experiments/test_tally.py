@@ -1,6 +1,7 @@
 """Tournaments keep per-chunk sufficient statistics: the same results as per-deal arrays,
 whatever the order in which chunks are merged; per-deal rows on request."""
 
+import json
 import math
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 
 from cardsim.barbu.rules import BarbuRules
 from cardsim.debertz.rules import DebertzRules
+from cardsim.errors import InvalidConfigError
 from experiments import tally as T
 from experiments.per_deal import DTYPE, read_per_deal
 from experiments.stats import Moments, mean_ci
@@ -161,6 +163,17 @@ def test_per_deal_file_holds_every_deal(tmp_path):
     d = rows["points"][:, 0] - rows["points"][:, 1]
     assert _close(res["pairings"][0]["difference"], float(d.mean()))
     assert not list(tmp_path.glob(".*.tmp"))
+    # beside it, the config that plays its deals again (kind: tournament)
+    from experiments.config import config_from_dict
+
+    cfg = config_from_dict(json.loads((tmp_path / "deals.json").read_text()))
+    assert (cfg.kind, cfg.game, cfg.agents, cfg.deals, cfg.seed) == (
+        "tournament", "barbu", ["heuristic", "random"], 70, 3)
+    assert cfg.by_contract and cfg.duplicate and cfg.make_rules() == BarbuRules()
+    # an existing config there is kept unless forced, like the file itself
+    (tmp_path / "deals.npy").unlink()
+    with pytest.raises(InvalidConfigError, match="deals.json"):
+        tournament("barbu", BarbuRules(), ["heuristic", "random"], deals=7, per_deal=path)
 
 
 @pytest.mark.parametrize("scale", [0, 12])

@@ -41,6 +41,7 @@ def runs(tmp_path_factory):
     (root / "games.yaml").write_text(CONFIG.replace("name: cmp", "name: whole")
                                      .replace("deals: 6", "games: 2"))
     assert main(["run", str(root / "games.yaml"), "--out", str(runs)]) == 0
+    (runs / "bare.npy").write_bytes((runs / "lone.npy").read_bytes())  # without its config
     (runs / "junk.npy").write_bytes(b"not numpy at all")
     np.save(runs / "other.npy", np.arange(5))
     (runs / "notes.txt").write_text("hello")
@@ -62,9 +63,10 @@ def chunk_file(client, run: str = "cmp-") -> str:
 
 def test_listing_of_per_deal_files(client):
     files = {f["path"]: f for f in client.get("/api/perdeal").json()["files"]}
-    assert "lone.npy" in files and not files["lone.npy"]["replayable"]
+    assert files["lone.npy"]["replayable"]  # its lone.json says how it was made
+    assert not files["bare.npy"]["replayable"]
     assert "link.npy" not in files  # a symbolic link out is not listed
-    chunks = sorted(p for p, f in files.items() if f["replayable"])
+    chunks = sorted(p for p, f in files.items() if f["replayable"] and "/" in p)
     assert len(chunks) == 2 and chunks[0].endswith("/deals/pairing0-0-6.npy")
 
 
@@ -84,10 +86,15 @@ def test_top_deals_sorted_by_size_of_difference(client, runs):
     for d in out["deals"]:
         assert d["difference"] == pytest.approx(d["points"][0] - d["points"][1])
         assert rows[d["row"]]["item"] == d["item"]
-    # the lone file: the same deals (same seed), listed but not replayable
+    # cardsim tournament --per-deal: the same deals (same seed), replayable by its config
     lone = client.get("/api/compare", params={"file": "lone.npy", "top": 4}).json()
-    assert not lone["replayable"] and "cardsim run" in lone["note"]
+    assert lone["replayable"] and lone["note"] is None
+    assert lone["agents"] == ["heuristic", "random"]
     assert [d["difference"] for d in lone["deals"]] == diffs
+    # the same rows without their config: listed, not replayable
+    bare = client.get("/api/compare", params={"file": "bare.npy", "top": 4}).json()
+    assert not bare["replayable"] and "cardsim run" in bare["note"]
+    assert [d["difference"] for d in bare["deals"]] == diffs
 
 
 def test_top_deals_by_absolute_difference():
@@ -126,9 +133,20 @@ def test_both_plays_of_a_deal_replay(client):
     assert h0 == h1
 
 
+def test_a_lone_per_deal_file_replays_by_the_config_beside_it(client):
+    path = chunk_file(client)
+    run = client.get("/api/compare/plays", params={"file": path, "item": 2}).json()
+    r = client.get("/api/compare/plays", params={"file": "lone.npy", "item": 2})
+    assert r.status_code == 200, r.json()
+    lone = r.json()
+    assert lone["points"] == pytest.approx(lone["file_points"])
+    assert lone["points"] == pytest.approx(run["points"])
+    assert [p["records"] for p in lone["plays"]] == [p["records"] for p in run["plays"]]
+
+
 def test_plays_refused_without_a_config_or_item(client):
-    r = client.get("/api/compare/plays", params={"file": "lone.npy", "item": 0})
-    assert r.status_code == 400 and "config.yaml" in r.json()["error"]
+    r = client.get("/api/compare/plays", params={"file": "bare.npy", "item": 0})
+    assert r.status_code == 400 and "config" in r.json()["error"]
     path = chunk_file(client)
     r = client.get("/api/compare/plays", params={"file": path, "item": 99})
     assert r.status_code == 400 and "item 99" in r.json()["error"]
@@ -155,7 +173,7 @@ def test_bad_paths_refused(client, path, status, words):
 
 def test_huge_file_refused(client, monkeypatch):
     monkeypatch.setattr(web_app, "MAX_PER_DEAL_BYTES", 100)
-    r = client.get("/api/compare", params={"file": "lone.npy"})
+    r = client.get("/api/compare", params={"file": "bare.npy"})
     assert r.status_code == 400 and "are not read" in r.json()["error"]
 
 
