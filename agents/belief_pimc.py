@@ -78,6 +78,10 @@ class BeliefPIMC(Agent):
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
                                                                           options=options)
         self.beliefs = load_beliefs(path, game)
+        if self.ratio and self.beliefs.prior == "sampler":
+            raise InvalidConfigError(f"pimc option ratio=1 divides beliefs by the sampler's "
+                                     f"chances; {path} already gives beliefs over them "
+                                     f"(trained with prior: sampler): leave ratio at 0")
         self.path = path
         extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
         base = self.search.label

@@ -142,6 +142,30 @@ def sampler_log_chances(kn, helds, m, me, n):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
+def sampler_chance_rows(game, states, R, draws, rng, out):
+    """For each engine row of ``states`` (generator ``rng[g]`` for row g), the sampler's
+    own log chances of each place for every card the seat to act cannot see, from
+    ``draws`` consistent deals: ``out[g]`` ((64, PLACES), ``sampler_log_chances``). What a
+    belief network learnt over the sampler (``prior: sampler``) adds its logits to."""
+    n = num_seats(game, R)
+    buf = np.empty(scratch_size(game), dtype=np.int64)
+    helds = np.zeros((draws, 4), dtype=np.int64)
+    held = np.zeros(4, dtype=np.int64)
+    for g in range(states.shape[0]):
+        st = states[g]
+        me = turn(game, st)
+        kn, ways = sample_prepare(game, st, R, me)
+        m = 0
+        for k in range(draws):
+            held[:] = 0
+            if draw_deal(game, st, R, kn, ways, rng, g, held, buf) < 0:
+                break
+            helds[m, :] = held
+            m += 1
+        out[g] = sampler_log_chances(kn, helds, m, me, n)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
 def kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i, helds,
                tries, counts):
     """Draw ``draws`` x ``kept`` candidate deals, weigh them by the beliefs and resample

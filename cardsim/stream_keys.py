@@ -16,3 +16,4 @@ AGENT = 1 << 43      # a compiled agent's own generator (Agent.reset(seed)), ite
 DUPLICATE = 1 << 44  # Barbu: the decisions of pattern p of a duplicate item, DUPLICATE + p
 OPPONENT = 1 << 45   # the environments' compiled opponents in row i
 LABELS = 1 << 46    # training labels: the deals drawn to label row i's decisions
+BELIEF_PRIOR = 1 << 47  # belief training: the deals drawn for the sampler's chances in row i

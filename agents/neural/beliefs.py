@@ -59,15 +59,24 @@ class Beliefs:
         self.net = data["net"]
         self.game = data["game"]
         self.cards = CARDS[self.game]
+        config = (data.get("training") or {}).get("config") or {}
+        # "sampler": the network learnt what to add to the sampler's own chances
+        self.prior = (config.get("args") or {}).get("prior", "none")
 
     @torch.no_grad()
     def log_places(self, observations: np.ndarray) -> np.ndarray:
         """Log chances, (n, 64, PLACES) float64: row i, card c, place p (cards past the
-        deck's size are 0 and never read)."""
+        deck's size are 0 and never read). A network learnt over the sampler's chances
+        (``prior == "sampler"``) gives instead the log factor it multiplies them by: up to
+        a constant per card, the log of its belief over the sampler's chance, which is what
+        weighs a deal the sampler drew."""
         obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
         logits = self.net(obs).view(len(obs), self.cards, PLACES)
         out = np.zeros((len(obs), 64, PLACES), dtype=np.float64)
-        out[:, :self.cards] = torch.log_softmax(logits, dim=-1).double().numpy()
+        if self.prior == "sampler":
+            out[:, :self.cards] = logits.double().numpy()
+        else:
+            out[:, :self.cards] = torch.log_softmax(logits, dim=-1).double().numpy()
         return out
 
     def check_rules(self, rules) -> None:

@@ -32,6 +32,9 @@ from cardsim.errors import InvalidConfigError
 from experiments.train.episodes import EpisodeBuffer
 
 
+PRIORS = ("none", "sampler")
+
+
 @dataclass
 class BeliefArgs:
     """Arguments of beliefs (config key ``args``)."""
@@ -40,6 +43,8 @@ class BeliefArgs:
     batch_size: int = 512           # positions per gradient step
     behaviour: str = "heuristic"    # the compiled agent playing the learner's seats
     max_grad_norm: float = 40.0     # gradient norm clip
+    prior: str = "none"             # "sampler": learn over the sampler's own chances
+    prior_draws: int = 64           # deals drawn per position for those chances
 
     def check(self) -> None:
         """Refuse values out of range, naming the argument and what is allowed."""
@@ -49,6 +54,11 @@ class BeliefArgs:
             raise InvalidConfigError(f"batch_size must be >= 1, got {self.batch_size}")
         if not self.max_grad_norm > 0:
             raise InvalidConfigError(f"max_grad_norm must be > 0, got {self.max_grad_norm}")
+        if self.prior not in PRIORS:
+            raise InvalidConfigError(f"prior must be one of {', '.join(PRIORS)}, got "
+                                     f"{self.prior!r}")
+        if not 8 <= self.prior_draws <= 4096:
+            raise InvalidConfigError(f"prior_draws must be 8..4096, got {self.prior_draws}")
         if not isinstance(self.behaviour, str) or not self.behaviour:
             raise InvalidConfigError("behaviour must be a compiled agent spec, e.g. "
                                      "heuristic or pimc:samples=4")
@@ -119,38 +129,63 @@ class BeliefTraining:
         seed = int(rng.integers(2**62))
         streams = np.array([rng_nb.stream(seed, i, stream_keys.AGENT)
                             for i in range(batch.num_games)], dtype=np.uint64)
+        # the sampler's draws (prior: sampler), from streams of their own
+        prior_streams = np.array([rng_nb.stream(seed, i, stream_keys.BELIEF_PRIOR)
+                                  for i in range(batch.num_games)], dtype=np.uint64)
         step = first_step
-        obs, places, losses, uniform = [], [], [], []
+        obs, places, priors = [], [], []
+        tallies = {"loss": [], "uniform": [], "sampler": []}
         waiting = 0
         for _ in range(steps):
             obs.append(step.obs.copy())
             places.append(true_places(batch.game, batch.states, seats))
+            if self.args.prior == "sampler":
+                priors.append(self._sampler_chances(batch, prior_streams))
             waiting += len(step.obs)
             if waiting >= self.args.batch_size:
-                self._learn(obs, places, losses, uniform)
-                obs, places, waiting = [], [], 0
+                self._learn(obs, places, priors, tallies)
+                obs, places, priors, waiting = [], [], [], 0
             step = batch.step(self._act(batch, streams))
         if waiting:
-            self._learn(obs, places, losses, uniform)
-        n = sum(k for _, k in losses)
-        return {"decisions": steps * batch.num_games, "samples": steps * batch.num_games,
-                "updates": len(losses),
-                "loss": sum(v * k for v, k in losses) / n if n else None,
-                "uniform": sum(v * k for v, k in uniform) / n if n else None}
+            self._learn(obs, places, priors, tallies)
+        n = sum(k for _, k in tallies["loss"])
+        out = {"decisions": steps * batch.num_games, "samples": steps * batch.num_games,
+               "updates": len(tallies["loss"])}
+        for key, values in tallies.items():
+            if values or key != "sampler":
+                out[key] = sum(v * k for v, k in values) / n if n else None
+        return out
 
-    def _learn(self, obs, places, losses, uniform) -> None:
+    def _sampler_chances(self, batch, streams: np.ndarray) -> np.ndarray:
+        """The sampler's log chances of every card's place, seen from the seat to act in
+        each game ((games, cards, PLACES) float32)."""
+        from agents.belief_pimc_nb import sampler_chance_rows
+        from agents.neural.beliefs import PLACES
+
+        out = np.zeros((batch.num_games, 64, PLACES), dtype=np.float64)
+        sampler_chance_rows(batch.kit.tag, batch.states, batch.R, self.args.prior_draws,
+                            streams, out)
+        return out[:, :self.net.num_actions // PLACES].astype(np.float32)
+
+    def _learn(self, obs, places, priors, tallies) -> None:
         o = torch.from_numpy(np.concatenate(obs)).to(self.device)
         p = torch.from_numpy(np.concatenate(places).astype(np.int64)).to(self.device)
         logits = self.net(o).view(len(o), p.shape[1], -1)
         hidden = p >= 0
+        count = int(hidden.sum())
+        if priors:  # the network's logits are what it adds to the sampler's chances
+            prior = torch.from_numpy(np.concatenate(priors)).to(self.device)
+            logits = logits + prior
+            with torch.no_grad():
+                sampler = F.cross_entropy(prior[hidden], p[hidden]).item()
+            tallies["sampler"].append((sampler, count))
         loss = F.cross_entropy(logits[hidden], p[hidden])
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
         self.optimizer.step()
-        count = int(hidden.sum())
-        losses.append((loss.item(), count))
-        uniform.append((uniform_cross_entropy(p.cpu().numpy()), count))
+        tallies["loss"].append((loss.item(), count))
+        tallies["uniform"].append((uniform_cross_entropy(p.cpu().numpy()), count))
 
 
 def uniform_cross_entropy(places: np.ndarray) -> float:

@@ -49,7 +49,8 @@ def tiny_config(tmp_path, base: dict | Path, **over) -> Path:
 def test_ready_configs_cover_both_games_and_algorithms():
     seen = {(load_config(p).game, load_config(p).algorithm) for p in CONFIGS}
     assert seen == {("debertz", "dmc"), ("debertz", "ppo"), ("barbu", "dmc"), ("barbu", "ppo"),
-                    ("debertz", "distill"), ("barbu", "distill"), ("debertz", "beliefs")}
+                    ("debertz", "distill"), ("barbu", "distill"), ("debertz", "beliefs"),
+                    ("barbu", "beliefs")}
     assert any(load_config(p).rules.get("teams") for p in CONFIGS)
 
 
@@ -81,6 +82,9 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
         from agents.neural.beliefs import load_beliefs
 
         assert all(m["loss"] > 0 and m["uniform"] > 0 for m in lines)
+        # learnt over the sampler's chances: their own cross-entropy is reported beside
+        prior = cfg["args"].get("prior") == "sampler"
+        assert all((m.get("sampler", 0) > 0) == prior for m in lines)
         load_beliefs(str(run_dir), cfg["game"])
         return
     # the checkpoint plays wherever agents do
