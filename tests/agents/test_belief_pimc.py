@@ -171,6 +171,50 @@ def test_beliefs_over_the_samplers_own_chances_weigh_nothing_twice():
     assert draw(own, False)[1].min() < 0.5
 
 
+def test_the_samplers_chances_of_each_row_and_a_network_learnt_over_them(tmp_path):
+    """``sampler_chance_rows``: for every card the seat cannot see, chances over the places
+    that sum to one, next to nothing where a shown void forbids it; a belief network
+    trained with ``prior: sampler`` gives its raw logits (the factor over those chances),
+    and refuses ``ratio`` (it would divide by them twice)."""
+    from agents.belief_pimc_nb import sampler_chance_rows
+    from cardsim.barbu import layout as BL
+    from experiments.bench_search import barbu_positions
+
+    rules = BarbuRules()
+    R, states = barbu_positions(rules, 8, 3, 20, seed=4)  # no hearts, sixth trick
+    states = np.array(states)
+    out = np.zeros((len(states), 64, PLACES))
+    rng = np.array([rng_nb.stream(1, g, 0) for g in range(len(states))], dtype=np.uint64)
+    sampler_chance_rows(games.get("barbu").tag, states, R, 200, rng, out)
+    voids_seen = 0
+    for g, st in enumerate(states):
+        me = int(st[BL.TURN])
+        for c in range(52):
+            place = next((k for k in (1, 2, 3) if st[BL.HANDS + (me + k) % 4] >> c & 1),
+                         None)
+            if place is None:
+                continue
+            chances = np.exp(out[g, c, 1:])
+            assert abs(chances.sum() - 1.0) < 0.02
+            assert chances[place - 1] > 0.002  # where it really is: never ruled out
+            voids_seen += int((chances < 0.003).sum())
+    assert voids_seen > 0  # some places ruled out by a shown void
+
+    torch.manual_seed(0)
+    net = ActionHeadNet(games.get("barbu").obs_size, output_size("barbu"), (16,))
+    config = {"args": {"prior": "sampler"}}
+    path = tmp_path / "over.pt"
+    path.write_bytes(checkpoint_bytes(net, "barbu", rules, "beliefs", {"config": config}))
+    beliefs = load_beliefs(str(path), "barbu")
+    obs = np.random.default_rng(0).random((2, games.get("barbu").obs_size), dtype=np.float32)
+    raw = net(torch.from_numpy(obs)).detach().numpy().reshape(2, 52, PLACES)
+    assert beliefs.prior == "sampler"
+    assert np.allclose(beliefs.log_places(obs)[:, :52], raw, atol=1e-5)
+    with pytest.raises(InvalidConfigError, match="ratio"):
+        make_agent(f"pimc:beliefs={path},ratio=1", "barbu")
+    make_agent(f"pimc:beliefs={path}", "barbu")
+
+
 def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
     """Barbu's early tricks are valued by play-outs, not solves: their deals follow the
     beliefs too. Beliefs that each hidden card lies with one chosen seat change some cards
