@@ -64,6 +64,7 @@ class LineProgress:
         return min(self.n, self.total) * 100 // (self.total * self.step)
 
     def update(self, n: int = 1) -> None:
+        """Count ``n`` more units done; print a line when another mark is passed."""
         self.n += int(n)
         bucket = self._bucket()
         if bucket > self.shown:
@@ -83,7 +84,7 @@ class LineProgress:
               f"{extra})", file=self.stream, flush=True)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the lines are already out (tqdm's interface)."""
 
     def __enter__(self):
         return self

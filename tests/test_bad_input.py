@@ -91,7 +91,9 @@ def test_an_existing_output_file_is_kept_unless_forced(capsys, tmp_path, argv, w
     assert main([*argv, str(path), "--force"]) == 0
     capsys.readouterr()
     assert path.read_bytes() != b"earlier results\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.data"]
+    # a per-deal file has its tournament's config beside it (what replays its deals)
+    beside = ["out.json"] if what == "per-deal file" else []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.data", *beside]
 
 
 def test_existing_outputs_refused_in_python_too(tmp_path):

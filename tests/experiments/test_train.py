@@ -381,7 +381,8 @@ def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch, al
 def test_ship_writes_a_bare_checkpoint_its_config_and_curve(tmp_path, capsys):
     from experiments.train.ship import main as ship_main
 
-    base = yaml.safe_load(CONFIGS[0].read_text())
+    player = next(p for p in CONFIGS if load_config(p).algorithm != "beliefs")
+    base = yaml.safe_load(player.read_text())
     run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1, eval_every=1),
                                 tmp_path / "runs")
     folder = tmp_path / "shipped"
