@@ -30,7 +30,6 @@ from agents.pimc_nb import (
     best_of,
     card_choice,
     play_out_options,
-    playout_value,
     plays_out_cards,
     position_width,
     reference_card,
@@ -43,7 +42,7 @@ from agents.pimc_nb import (
 )
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
-from cardsim.game_nb import apply_action, legal, num_seats, state_width, turn
+from cardsim.game_nb import legal, num_seats, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.rng_nb import below
@@ -222,8 +221,9 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
                 continue
             held[:] = helds[k]
             write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
-            if by_playouts:
-                card_playouts(game, R, base, bits, me, deal, trial, values, rng, i)
+            if by_playouts:  # each card tried and the deal played out, as pimc does
+                values[:] = 0.0
+                play_out_options(game, st, R, base, bits, me, deal, trial, values, rng, i)
             else:
                 solver_position(game, deal, R, me, pos)
                 solve_options(game, pos, params)
@@ -249,20 +249,6 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
         play_out_options(game, st, R, base, bits, me, deal, trial, part, rng, i)
         total += counts[k] * part
     return base + best_of(total, bits)
-
-
-@njit(cache=True, inline="always")
-def card_playouts(game, R, base, bits, me, deal, trial, values, rng, i):
-    """Each card of ``bits`` tried on the drawn ``deal`` and the deal played out by the
-    game's play-out policy: the result for seat ``me`` in ``values`` (what pimc's early
-    Barbu tricks do with each uniform draw, ``play_by_rollouts``)."""
-    b = bits
-    while b != 0:
-        c = lowest_bit(b)
-        b &= b - 1
-        trial[:] = deal
-        apply_action(game, trial, R, base + c)
-        values[c] = playout_value(game, trial, R, me, rng, i)
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
