@@ -213,8 +213,6 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
         squares = np.zeros(64, dtype=np.float64)
         tt = solver_table(game, st, R, params)
         h = reference_card(game, st, R, base, bits)
-        if h >= 0:
-            h -= base
         n = 0
         for k in range(m):
             if counts[k] == 0:

@@ -130,8 +130,10 @@ class BeliefTraining:
         streams = np.array([rng_nb.stream(seed, i, stream_keys.AGENT)
                             for i in range(batch.num_games)], dtype=np.uint64)
         # the sampler's draws (prior: sampler), from streams of their own
-        prior_streams = np.array([rng_nb.stream(seed, i, stream_keys.BELIEF_PRIOR)
-                                  for i in range(batch.num_games)], dtype=np.uint64)
+        prior_streams = None
+        if self.args.prior == "sampler":
+            prior_streams = np.array([rng_nb.stream(seed, i, stream_keys.BELIEF_PRIOR)
+                                      for i in range(batch.num_games)], dtype=np.uint64)
         step = first_step
         obs, places, priors = [], [], []
         tallies = {"loss": [], "uniform": [], "sampler": []}
@@ -139,7 +141,7 @@ class BeliefTraining:
         for _ in range(steps):
             obs.append(step.obs.copy())
             places.append(true_places(batch.game, batch.states, seats))
-            if self.args.prior == "sampler":
+            if prior_streams is not None:
                 priors.append(self._sampler_chances(batch, prior_streams))
             waiting += len(step.obs)
             if waiting >= self.args.batch_size:
