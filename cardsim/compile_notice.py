@@ -46,6 +46,8 @@ class _Notice:
             self._write(f"{seconds:.0f} s\n")
 
     def _write(self, text: str) -> None:
+        if self.stream is None:  # quiet: only counting
+            return
         try:
             self.stream.write(text)
             self.stream.flush()
@@ -54,18 +56,19 @@ class _Notice:
 
 
 @contextmanager
-def compiling(what: str, stream=None):
+def compiling(what: str, stream=None, quiet: bool = False):
     """Within the block, announce numba compilations as compiling ``what``; yields the
-    notice (``.total``: seconds spent compiling, 0.0 when everything came from the cache)."""
+    notice (``.total``: seconds spent compiling, 0.0 when everything came from the cache).
+    ``quiet``: count the seconds and print nothing (nor let blocks inside print)."""
     if getattr(_active, "notice", None) is not None:  # an outer block announces
         yield _active.notice
         return
     try:
         from numba.core import event
     except ImportError:
-        yield _Notice(what, stream)
+        yield _Notice(what, None)
         return
-    notice = _Notice(what, stream if stream is not None else sys.stderr)
+    notice = _Notice(what, None if quiet else stream if stream is not None else sys.stderr)
 
     class Listener(event.Listener):
         def on_start(self, ev):

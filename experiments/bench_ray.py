@@ -13,8 +13,11 @@ from these, how many workers one driver keeps busy at each chunk size.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -43,6 +46,70 @@ def merge_rate(executor, num_stats: int, tasks: int, folder: Path | None) -> flo
     return tasks / (time.perf_counter() - t0)
 
 
+_BREAKDOWN = """
+import json, sys, time
+t0 = time.perf_counter()
+from experiments.cli import make_rules
+from experiments.executor import RayExecutor
+from experiments.simulate import simulate
+ex = RayExecutor()
+summary = simulate("debertz", make_rules("debertz"), ["heuristic"], 1, hands=int(sys.argv[1]),
+                   executor=ex, chunk=int(sys.argv[2]))
+print(json.dumps({"startup_s": ex.startup_s, "first_result_s": ex.first_result_s,
+                  "compile_s": ex.compile_s, "tasks_compiled": ex.tasks_compiled,
+                  "total_s": time.perf_counter() - t0}))
+"""
+
+
+def _timed(command: list, env: dict) -> tuple[float, str]:
+    """Wall seconds of ``command`` in a new process, and its standard output."""
+    t0 = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return time.perf_counter() - t0, done.stdout
+
+
+def first_result(args) -> None:
+    """The ``--first-result`` measurement of the module docstring."""
+    simulate = [sys.executable, "-m", "experiments.cli", "simulate", "debertz", "--agents",
+                "heuristic", "--hands", str(args.deals), "--json"]
+    commands = {"local": simulate + ["--threads", str(args.cpus)], "ray": simulate + ["--ray"]}
+    walls: dict = {"local": [], "ray": []}
+    compiled: dict = {"local": [], "ray": []}
+    breakdown = []
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
+          f"{args.deals:,} deals, {'cold' if args.cold else 'warm'} compiled cache")
+    with tempfile.TemporaryDirectory(prefix="cardsim-bench-cache-") as tmp:
+        env = dict(os.environ)
+        if args.cold:
+            env["CARDSIM_CACHE_DIR"] = tmp
+        else:  # warm every kernel here and in the cache first
+            subprocess.run(commands["local"], env=env, capture_output=True, check=True)
+        for _ in range(args.repeats):
+            for where in ("local", "ray"):
+                if args.cold:
+                    for entry in Path(tmp).iterdir():
+                        subprocess.run(["rm", "-rf", str(entry)], check=True)
+                seconds, out = _timed(commands[where], env)
+                walls[where].append(seconds)
+                compiled[where].append(json.loads(out)["compile_s"])
+            if not args.cold:
+                _, out = _timed([sys.executable, "-c", _BREAKDOWN, str(args.deals),
+                                 str(65_536)], env)
+                breakdown.append(json.loads(out))
+    for where in ("local", "ray"):
+        print(f"{where:>5}: command wall median {statistics.median(walls[where]):.1f} s (each: "
+              + ", ".join(f"{w:.1f}" for w in walls[where]) + " s); compile_s reported: "
+              + ", ".join(str(c) for c in compiled[where]))
+    if breakdown:
+        med = {k: statistics.median(b[k] for b in breakdown) for k in breakdown[0]}
+        print(f"  ray, in one process (median of {len(breakdown)}): starting the local "
+              f"instance {med['startup_s']:.1f} s, the first task's result "
+              f"{med['first_result_s']:.1f} s after submitting, all {args.deals:,} deals "
+              f"{med['total_s']:.1f} s from the start of the process; workers compiled "
+              f"{med['compile_s']:.1f} s in {med['tasks_compiled']:.0f} tasks")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 def main(argv=None) -> None:
     """Run the Ray benchmark of the module docstring with the options of ``argv`` (``--deals``,
     ``--chunks``, ``--repeats``, ``--cpus``, ``--merge-tasks``) on a local Ray instance and print
@@ -53,7 +120,16 @@ def main(argv=None) -> None:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--cpus", type=int, default=2)
     p.add_argument("--merge-tasks", type=int, default=2000)
+    p.add_argument("--first-result", action="store_true",
+                   help="time the simulate command locally and with --ray, each a new process")
+    p.add_argument("--cold", action="store_true",
+                   help="with --first-result: from an empty compiled cache each time")
     args = p.parse_args(argv)
+    if args.first_result:
+        if args.deals == p.get_default("deals"):
+            args.deals = 200_000
+        first_result(args)
+        return
 
     import ray
 

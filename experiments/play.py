@@ -287,6 +287,31 @@ def duplicate_deal(session: PlaySession, deal: int, seat_agents: list) -> dict:
     return {"points": other.deal_points[0], "record": other.records[0]}
 
 
+def duplicate_game(session: PlaySession, seat_agents: list) -> PlaySession:
+    """The whole game (Barbu: match) of ``session`` played again from its first deal with
+    ``seat_agents`` in every seat (a person's seat taken by an agent), to its end. Its deals
+    are the same cards as the session's deal for deal (a deal's cards come from the seed, the
+    game and the deal's number, cardsim.game_nb.next_deal), however differently it goes."""
+    other = PlaySession(session.game, session.rules, seat_agents, seed=session.seed,
+                        item=session.item + 2_000_000, pause_at_deal_end=False,
+                        start_row=session.deal_starts[0])
+    other.advance()
+    return other
+
+
+def game_result(session: PlaySession, seat: int) -> dict:
+    """How ``seat``'s side stands in ``session``: the sides' scores, its side, its margin
+    over the best other side (above zero: ahead, at the end a won game) and each deal's
+    points of the seat."""
+    view = session.kit.table_view(session.rules, session.st, None)
+    side = view["seats"][seat]["side"]
+    scores = view["scores"]
+    others = [v for k, v in enumerate(scores) if k != side]
+    return {"scores": scores, "side": side, "margin": scores[side] - max(others),
+            "deals": len(session.records), "over": session.over,
+            "points": [p[seat] for p in session.deal_points]}
+
+
 # --- the terminal game ----------------------------------------------------------------------
 def _card_text(view: dict) -> list[str]:
     lines = []

@@ -181,7 +181,10 @@ def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, chunk: i
     if stats_out is not None:
         stats_out.append(stats)
     summary = summarize_stats(job.game, stats, job.rules, job.seed, job.whole, seconds)
-    summary["compile_s"] = None  # paid by the workers, inside the play time
+    # paid by the workers, inside the play time: on Ray, their compiling seconds summed
+    # (0.0 when every worker loaded the kernels from the cache)
+    compiled = getattr(executor, "compile_s", None)
+    summary["compile_s"] = None if compiled is None else round(compiled, 3)
     summary["agents"] = labels
     if history_path is not None:
         summary["history"] = str(history_path)

@@ -12,6 +12,8 @@ traceback):
     POST   /api/games/{id}/next              the next deal
     POST   /api/games/{id}/analyse           {method, samples, checkpoint}: action values
     GET    /api/games/{id}/duplicate         each deal replayed with an agent in your seat
+    GET    /api/games/{id}/duplicate-game    once the game is over: the whole game (match)
+                                             replayed with that agent in your seat
     DELETE /api/games/{id}                   the game is dropped
     GET    /api/records                      hand-record files under the directories
     GET    /api/replay?root=&path=&deal=     a recorded deal, step by step, all hands open
@@ -140,7 +142,8 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     from agents.registry import agent_names
     from experiments.analysis import METHODS, analyse
     from experiments.games import make_rules
-    from experiments.play import PlaySession, duplicate_deal, make_seat_agents
+    from experiments.play import (PlaySession, duplicate_deal, duplicate_game,
+                                  game_result, make_seat_agents)
 
     app = FastAPI(title="cardsim", docs_url=None, redoc_url=None, openapi_url=None)
     store = GameStore(max_games, idle_seconds)
@@ -391,6 +394,29 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             bot = sum(r["agent"] for r in rows)
             return {"agent": entry["duplicate"], "seat": seat, "deals": rows,
                     "total_you": you, "total_agent": bot}
+
+    @app.get("/api/games/{gid}/duplicate-game")
+    def duplicate_whole_game(gid: str):
+        entry = _entry(gid)
+        if not entry["duplicate"]:
+            raise InvalidConfigError("this game was not started in duplicate mode")
+        with entry["lock"]:
+            s: PlaySession = entry["session"]
+            seat = entry["seat"]
+            if not s.over:
+                raise IllegalActionError(
+                    f"the whole game is replayed once yours is over ({len(s.records)} deals "
+                    f"so far); /duplicate compares the deals played so far one by one")
+            if "dup_game" not in entry:
+                specs = list(entry["specs"])
+                specs[seat] = entry["duplicate"]
+                other = duplicate_game(s, make_seat_agents(entry["game"], specs, agent_cache))
+                entry["dup_game"] = game_result(other, seat)
+            you = game_result(s, seat)
+            bot = entry["dup_game"]
+            view = s.kit.table_view(s.rules, s.st, None)
+            return {"agent": entry["duplicate"], "seat": seat, "side_names": view["side_names"],
+                    "you": you, "agent_game": bot, "difference": you["margin"] - bot["margin"]}
 
     # --- replay ---------------------------------------------------------------------------
     @app.get("/api/records")

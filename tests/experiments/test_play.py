@@ -10,7 +10,8 @@ import pytest
 
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from experiments.cli import make_rules, seat_agents
-from experiments.play import PlaySession, play_terminal
+from experiments.play import (PlaySession, duplicate_game, game_result, make_seat_agents,
+                              play_terminal)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,3 +70,33 @@ def test_seat_agents_checks_the_table():
         seat_agents("debertz", rules, ["random", "random", "random"], 0)
     agents = seat_agents("debertz", rules, ["random", "heuristic"], 1)
     assert agents[1] is None and agents[0] is not None and agents[2] is not None
+
+
+@pytest.mark.parametrize("game, players, overrides", [("debertz", 2, ["target=200"]),
+                                                      ("barbu", None, [])])
+def test_a_whole_game_replayed_deals_the_same_cards(game, players, overrides):
+    """Duplicate of a whole game (match): the replay's deal k has the cards of the game's deal
+    k however differently it went (another agent in seat 0), and a game of deterministic
+    agents replayed with the same agents is the same game, score for score."""
+    rules = make_rules(game, players, overrides=overrides)
+    n = 2 if game == "debertz" else 4
+    bots = make_seat_agents(game, ["heuristic"] * n)
+    session = PlaySession(game, rules, make_seat_agents(game, ["random"]) + bots[1:], seed=11,
+                          pause_at_deal_end=False)
+    session.advance()
+    assert session.over
+    replay = duplicate_game(session, bots)
+    assert replay.over and replay is not session
+    shared = min(len(session.records), len(replay.records))
+    assert shared >= 1
+    assert all(a["hands"] == b["hands"]
+               for a, b in zip(session.records[:shared], replay.records[:shared]))
+    assert game_result(replay, 0) != game_result(session, 0)  # the random seat lost ground
+    again = duplicate_game(replay, bots)
+    assert game_result(again, 0) == game_result(replay, 0)
+    assert [r["plays"] for r in again.records] == [r["plays"] for r in replay.records]
+    result = game_result(replay, 0)
+    scores = result["scores"]
+    assert result["margin"] == scores[result["side"]] - max(
+        v for k, v in enumerate(scores) if k != result["side"])
+    assert len(result["points"]) == result["deals"] == len(replay.records)

@@ -251,3 +251,47 @@ def test_a_self_play_actor_that_dies_is_restarted_and_its_share_played_again(
     a = load_checkpoint(next((tmp_path / "whole").iterdir()) / "checkpoints" / "latest.pt")
     b = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
     assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
+
+
+# --- start-up: a new worker loads the compiled kernels, it does not compile them again ----------
+def test_a_new_worker_loads_the_kernels_from_the_cache_instead_of_compiling(cluster):
+    from experiments.cli import make_rules
+    from experiments.executor import _play_remote
+    from experiments.simulate import SimulationJob, play_simulation_chunk, simulate
+
+    rules = make_rules("debertz")
+    simulate("debertz", rules, ["heuristic"], 1, hands=10)  # the cache is warm from here on
+    new_worker_each_call = ray.remote(num_cpus=1, max_calls=1)(_play_remote)
+    job = ray.put((play_simulation_chunk, SimulationJob("debertz", rules, ["heuristic"], 1,
+                                                        False)))
+    result, compiled_s = ray.get(new_worker_each_call.remote(job, (0, 50)))
+    assert result["stats"].sum() > 0 and compiled_s == 0.0
+
+    def compile_a_new_kernel(context, task, n_threads):  # the measure's control (sent by value)
+        import numba
+
+        return numba.njit(lambda x: x + task[0])(1)
+
+    control = ray.put((compile_a_new_kernel, None))
+    value, compiled_s = ray.get(new_worker_each_call.remote(control, (2, 3)))
+    assert value == 3 and compiled_s > 0.0
+
+
+def test_a_ray_simulation_reports_what_its_workers_compiled(tmp_path, capsys, cluster):
+    assert main(["simulate", "debertz", "--hands", "300", "--agents", "heuristic", "--json",
+                 "--ray"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["compile_s"] == 0.0  # the kernels came from the cache (compiled above)
+
+
+def test_on_one_machine_the_first_task_is_played_here_and_the_rest_on_workers(cluster):
+    """The workers of a one-machine cluster share its compiled cache: the first task is
+    played by the driver (compiling once), the others by the workers."""
+    def where(context, task, n_threads):  # sent by value
+        return os.getpid()
+
+    with RayExecutor() as ex:
+        pids = [pid for _, pid in ex.map(where, None, [(k, k + 1) for k in range(5)],
+                                         ordered=True)]
+    assert pids[0] == os.getpid() and all(pid != os.getpid() for pid in pids[1:])
+    assert ex.first_result_s is not None and ex.compile_s == 0.0

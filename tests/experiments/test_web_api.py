@@ -100,6 +100,32 @@ def test_barbu_deal_and_duplicate(client):
     assert sum(e["kind"] == "move" for e in end["events"]) >= 1
 
 
+def test_whole_game_duplicate(client):
+    """The whole game replayed with the duplicate agent in your seat, once yours is over."""
+    r = client.post("/api/games", json={"game": "debertz", "players": 2, "seat": 1,
+                                        "agents": "heuristic", "seed": 4,
+                                        "duplicate": "heuristic", "rules": {"target": 150}})
+    state = r.json()
+    early = client.get(f"/api/games/{state['id']}/duplicate-game")
+    assert early.status_code == 400 and "once yours is over" in early.json()["error"]
+    for _ in range(50):
+        state = play_deal(client, state)
+        if state["view"]["game_over"]:
+            break
+        state = client.post(f"/api/games/{state['id']}/next").json()
+    assert state["view"]["game_over"]
+    dup = client.get(f"/api/games/{state['id']}/duplicate-game").json()
+    assert dup["agent"] == "heuristic" and dup["seat"] == 1
+    assert dup["you"]["over"] and dup["agent_game"]["over"]
+    assert dup["you"]["side"] == dup["agent_game"]["side"] == 1
+    assert dup["difference"] == dup["you"]["margin"] - dup["agent_game"]["margin"]
+    assert dup["you"]["deals"] == len(dup["you"]["points"]) >= 1
+    assert client.get(f"/api/games/{state['id']}/duplicate-game").json() == dup  # kept
+    plain = client.post("/api/games", json={"game": "debertz", "players": 2}).json()
+    r = client.get(f"/api/games/{plain['id']}/duplicate-game")
+    assert r.status_code == 400 and "duplicate mode" in r.json()["error"]
+
+
 @pytest.mark.parametrize("body, words", [
     ({"game": "chess"}, "game must be"),
     ({"game": "debertz", "players": 5}, "players"),

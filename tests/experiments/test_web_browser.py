@@ -145,6 +145,27 @@ def test_debertz_deal_by_clicking(page):
     assert page.is_hidden("#deal-end")
 
 
+def test_a_whole_game_in_duplicate_mode(page):
+    """A whole (short) Debertz game by clicking, then the same game replayed with the
+    duplicate agent in your seat, compared at the game's end."""
+    page.fill("#conventions", "target=150")
+    page.fill("#duplicate", "heuristic")
+    start(page, "debertz", "heuristic", "2")
+    for _ in range(40):
+        play_by_clicking(page)
+        assert page.is_hidden("#compare-game") != page.is_hidden("#next-deal")
+        if page.is_hidden("#next-deal"):  # the game is over
+            break
+        page.evaluate("document.body.dataset.ready = '0'")
+        page.click("#next-deal")
+        page.wait_for_function("document.body.dataset.ready === '1'")
+    page.click("#compare-game")
+    page.wait_for_function("document.body.dataset.gameCompared !== undefined")
+    text = page.inner_text("#compare-result")
+    assert text.startswith("You: ") and "heuristic in your seat: " in text, text
+    shot(page, "duplicate-game.png")
+
+
 def test_barbu_deal_by_clicking(page):
     start(page, "barbu", "random")
     clicks = play_by_clicking(page)

@@ -261,7 +261,8 @@ function drawTable(view, mySeat, busy) {
   const end = $("deal-end");
   end.hidden = !(view.deal_over && !busy);
   $("next-deal").hidden = view.game_over;
-  $("compare").hidden = !(GAME && GAME.duplicate);
+  $("compare-deals").hidden = !(GAME && GAME.duplicate);
+  $("compare-game").hidden = !(GAME && GAME.duplicate && view.game_over);
 }
 
 async function act(id) {
@@ -287,12 +288,27 @@ $("next-deal").addEventListener("click", async () => {
   } catch (e) { show(e.message); }
 });
 
-$("compare").addEventListener("click", async () => {
+$("compare-deals").addEventListener("click", async () => {
   try {
     const r = await api("GET", "/api/games/" + GAME.id + "/duplicate");
     const rows = r.deals.map((d) => "deal " + (d.deal + 1) + ": you " + d.you + ", " + r.agent + " " + d.agent).join("; ");
     $("compare-result").textContent = rows + ". Total: you " + r.total_you + ", " + r.agent + " " + r.total_agent + ".";
   } catch (e) { show(e.message); }
+});
+
+function signed(x) { return (x > 0 ? "+" : "") + x; }
+
+$("compare-game").addEventListener("click", async () => {
+  $("compare-result").textContent = "Replaying the whole game\u2026";
+  try {
+    const r = await api("GET", "/api/games/" + GAME.id + "/duplicate-game");
+    const line = (who, g) => who + ": " + g.scores.map((v, k) => r.side_names[k] + " " + v).join(", ") +
+      " in " + g.deals + " deals (your side " + signed(g.margin) + ")";
+    const verdict = r.difference > 0 ? "You did " + r.difference + " better than " + r.agent + "."
+      : r.difference < 0 ? r.agent + " did " + (-r.difference) + " better than you." : "Level with " + r.agent + ".";
+    $("compare-result").textContent = line("You", r.you) + "; " + line(r.agent + " in your seat", r.agent_game) + ". " + verdict;
+    document.body.dataset.gameCompared = r.difference;
+  } catch (e) { $("compare-result").textContent = ""; show(e.message); }
 });
 
 async function drawSheet() {
