@@ -32,7 +32,7 @@ from cardsim.game_nb import GameTag
 # module of the game's package -> the names it must define (the contract, the compiled face,
 # the engine's step, observer, hand records, action names, statistics)
 REQUIRED_PARTS = {
-    "contract": ("TITLE", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM", "WHOLE_ITEM_NAME",
+    "contract": ("TITLE", "NUM_CARDS", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM", "WHOLE_ITEM_NAME",
                  "DEALS_PER_GAME", "ITEM_LABELS", "RULES_CLASS", "GAME_CLASS",
                  "max_decisions_per_deal", "deal_score_bounds", "summarize", "bench",
                  "record_line", "describe_state"),
@@ -113,6 +113,11 @@ class Game:
     def title(self) -> str:
         """The game's name as people write it (``"Debertz"``, ``"Barbu"``)."""
         return self._facts.TITLE
+
+    @property
+    def num_cards(self) -> int:
+        """Cards in the deck (card ids are 0 .. num_cards - 1)."""
+        return self._facts.NUM_CARDS
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -47,8 +47,7 @@ not reproducible.
 import numpy as np
 from numba import njit
 
-from agents.barbu.heuristic import BarbuHeuristic
-from agents.barbu.heuristic_nb import heuristic_action
+from agents.barbu.heuristic_nb import DEFAULT_PARAMS, heuristic_action
 from agents.pimc_nb import best_of, pimc_action
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
@@ -75,7 +74,7 @@ P_SOLVE = 7      # trick play solves drawn deals with at most this many tricks l
                  # current one included); before, each card is valued by play-outs
 
 # the heuristic with its default options plays the rollouts
-ROLLOUT_PARAMS = BarbuHeuristic("barbu").params
+ROLLOUT_PARAMS = DEFAULT_PARAMS
 ALL_CARDS = (1 << 52) - 1
 
 

@@ -14,21 +14,19 @@ bid, a lead or a discard says about a hand. ``pimc:beliefs=NAME`` draws its deal
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import torch
 
+from cardsim import games
 from cardsim.errors import CheckpointError
 
 PLACES = 4                       # 0: the dead stock; k = 1..3: the seat k after the observer
-CARDS = {"debertz": 32, "barbu": 52}
 ALGORITHM = "beliefs"
 
 
 def output_size(game: str) -> int:
     """Outputs of a belief network of ``game``: a logit per card and place."""
-    return CARDS[game] * PLACES
+    return games.get(game).num_cards * PLACES
 
 
 def true_places(game: str, states: np.ndarray, seats: int) -> np.ndarray:
@@ -36,8 +34,9 @@ def true_places(game: str, states: np.ndarray, seats: int) -> np.ndarray:
     array (rows, cards) holding the place (0 the dead stock, k the seat k after the one to
     act), or -1 for a card that seat sees (its own, or played). What a belief network is
     trained to predict."""
-    L = importlib.import_module(f"cardsim.{game}.layout")
-    n_cards = CARDS[game]
+    kit = games.get(game)
+    L = kit.layout
+    n_cards = kit.num_cards
     states = np.asarray(states)
     rows = np.arange(len(states))
     me = states[:, L.TURN]
@@ -58,7 +57,7 @@ class Beliefs:
         self.data, self.path = data, path
         self.net = data["net"]
         self.game = data["game"]
-        self.cards = CARDS[self.game]
+        self.cards = games.get(self.game).num_cards
         config = (data.get("training") or {}).get("config") or {}
         # "sampler": the network learnt what to add to the sampler's own chances
         self.prior = (config.get("args") or {}).get("prior", "none")

@@ -8,6 +8,7 @@ import numpy as np
 from cardsim.barbu.actions import CONTRACT_NAMES
 
 TITLE = "Barbu"
+NUM_CARDS = 52                 # B1: the deck
 PLAYER_COUNTS = (4,)             # B1
 NUM_ACTIONS = 80                 # cardsim.barbu.actions
 ZERO_SUM = True                  # B8: the 28-deal match totals zero

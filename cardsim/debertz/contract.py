@@ -8,6 +8,7 @@ import json
 import numpy as np
 
 TITLE = "Debertz"
+NUM_CARDS = 32                 # D1: the deck
 PLAYER_COUNTS = (2, 3, 4)        # D1; teams of two with 4
 NUM_ACTIONS = 40                 # cardsim.debertz.actions
 ZERO_SUM = False                 # recorded points are not zero-sum (D9)
