@@ -373,18 +373,26 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return analyse(game, rules, st, method, samples=samples,
                        checkpoint=data.get("checkpoint"), agents=analysis_agents)
 
-    @app.get("/api/games/{gid}/duplicate")
-    def duplicate(gid: str):
+    def _duplicate_entry(gid: str) -> dict:
         entry = _entry(gid)
         if not entry["duplicate"]:
             raise InvalidConfigError("this game was not started in duplicate mode")
+        return entry
+
+    def _duplicate_agents(entry: dict) -> list:
+        """The game's agents with the duplicate agent in the person's seat."""
+        specs = list(entry["specs"])
+        specs[entry["seat"]] = entry["duplicate"]
+        return make_seat_agents(entry["game"], specs, agent_cache)
+
+    @app.get("/api/games/{gid}/duplicate")
+    def duplicate(gid: str):
+        entry = _duplicate_entry(gid)
         with entry["lock"]:
             s: PlaySession = entry["session"]
             seat = entry["seat"]
             cache = entry.setdefault("dup_results", {})
-            specs = list(entry["specs"])
-            specs[seat] = entry["duplicate"]
-            agents = make_seat_agents(entry["game"], specs, agent_cache)
+            agents = _duplicate_agents(entry)
             rows = []
             for k in range(len(s.records)):
                 if k not in cache:
@@ -397,9 +405,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
 
     @app.get("/api/games/{gid}/duplicate-game")
     def duplicate_whole_game(gid: str):
-        entry = _entry(gid)
-        if not entry["duplicate"]:
-            raise InvalidConfigError("this game was not started in duplicate mode")
+        entry = _duplicate_entry(gid)
         with entry["lock"]:
             s: PlaySession = entry["session"]
             seat = entry["seat"]
@@ -408,9 +414,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                     f"the whole game is replayed once yours is over ({len(s.records)} deals "
                     f"so far); /duplicate compares the deals played so far one by one")
             if "dup_game" not in entry:
-                specs = list(entry["specs"])
-                specs[seat] = entry["duplicate"]
-                other = duplicate_game(s, make_seat_agents(entry["game"], specs, agent_cache))
+                other = duplicate_game(s, _duplicate_agents(entry))
                 entry["dup_game"] = game_result(other, seat)
             you = game_result(s, seat)
             bot = entry["dup_game"]
