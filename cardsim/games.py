@@ -32,8 +32,8 @@ from cardsim.game_nb import GameTag
 # module of the game's package -> the names it must define (the contract, the compiled face,
 # the engine's step, observer, hand records, action names, statistics)
 REQUIRED_PARTS = {
-    "contract": ("TITLE", "NUM_CARDS", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM", "WHOLE_ITEM_NAME",
-                 "DEALS_PER_GAME", "ITEM_LABELS", "RULES_CLASS", "GAME_CLASS",
+    "contract": ("TITLE", "NUM_CARDS", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM",
+                 "WHOLE_ITEM_NAME", "DEALS_PER_GAME", "ITEM_LABELS", "RULES_CLASS", "GAME_CLASS",
                  "max_decisions_per_deal", "deal_score_bounds", "summarize", "bench",
                  "record_line", "describe_state"),
     "layout": ("STATE_WIDTH", "TURN", "PHASE", "PHASE_NAMES"),

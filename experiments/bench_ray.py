@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,9 +87,9 @@ def first_result(args) -> None:
             subprocess.run(commands["local"], env=env, capture_output=True, check=True)
         for _ in range(args.repeats):
             for where in ("local", "ray"):
-                if args.cold:
-                    for entry in Path(tmp).iterdir():
-                        subprocess.run(["rm", "-rf", str(entry)], check=True)
+                if args.cold:  # every command compiles from nothing
+                    shutil.rmtree(tmp)
+                    os.mkdir(tmp)
                 seconds, out = _timed(commands[where], env)
                 walls[where].append(seconds)
                 compiled[where].append(json.loads(out)["compile_s"])
