@@ -15,10 +15,17 @@ from typing import Any, Mapping
 from cardsim.errors import InvalidConfigError
 
 
-def convention(default, allowed, describe: str | None = None, doc: str = ""):
-    """A rules field: its default, what values it allows, and a one-line description."""
+def convention(default, allowed, describe: str | None = None, doc: str = "",
+               extension: bool = False):
+    """A rules field: its default, what values it allows, and a one-line description.
+
+    ``extension``: a convention beyond the game's rules file (a variant some tables play, kept
+    for rules studies). Hand records and rules hashes leave it out while it holds its default,
+    so that every record and hash of the rules file's game stays what it was before the
+    convention existed; at any other value it is written like every convention."""
     return dataclasses.field(default=default,
-                             metadata={"allowed": allowed, "describe": describe, "doc": doc})
+                             metadata={"allowed": allowed, "describe": describe, "doc": doc,
+                                       "extension": extension})
 
 
 # One boolean syntax for every switch: rules (--rule NAME=VALUE, YAML) and agent switches.
@@ -139,6 +146,9 @@ class RulesBase:
                 raise InvalidConfigError(f"{cls.GAME} rule {name!r} is a switch; got "
                                          f"{text.strip()!r}, allowed: {BOOLEAN_SYNTAX}")
             return value
+        allowed = fields[name].metadata["allowed"]
+        if not callable(allowed) and all(isinstance(a, str) for a in allowed):
+            return text.strip()  # a word convention: "2" is a rank, not a number
         low = text.strip().lower()
         try:
             return int(low)
@@ -158,12 +168,15 @@ class RulesBase:
         return cls.from_dict(values)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every convention with its value (what ``from_dict`` reads back and hand records
-        store)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The conventions with their values, what ``from_dict`` reads back and hand records
+        and results store: every one, except an extension convention (see ``convention``)
+        that holds its default, so the rules file's game reads as it did before the
+        extension existed."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if not (f.metadata["extension"] and getattr(self, f.name) == f.default)}
 
     def rules_hash(self) -> str:
-        """A stable 12-hex-digit hash of the game and every convention."""
+        """A stable 12-hex-digit hash of the game and its conventions (``to_dict``)."""
         text = json.dumps({"game": self.GAME, **self.to_dict()}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -172,8 +185,9 @@ class RulesBase:
         """One line per convention: name, default, allowed values, meaning."""
         lines = []
         for f in dataclasses.fields(cls):
+            variant = "  [a variant beyond the rules file]" if f.metadata["extension"] else ""
             lines.append(f"{f.name} = {json.dumps(f.default)}  (allowed: {_allowed_text(f)})"
-                         f"  {f.metadata['doc']}")
+                         f"  {f.metadata['doc']}{variant}")
         lines.append(f"Switches (allowed: false, true) take {BOOLEAN_SYNTAX}, here and in "
                      f"agent options alike.")
         return "\n".join(lines)

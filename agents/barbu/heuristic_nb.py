@@ -627,18 +627,19 @@ def domino_card(params, st, bits):
 # contract, trump suit, starting rank (B3.2) and doubling (B6)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, **NO_REFCOUNT)
-def contract_x(hand, contract):
+def contract_x(hand, contract, R):
     """The choice a contract asks for besides itself, as the heuristic would make it: the trump
-    suit in Trumps, the starting rank in Domino, else -1."""
+    suit in Trumps, the starting rank in Domino (the fixed one under convention
+    ``domino_start``), else -1."""
     if contract == A.TRUMPS:
         return best_trump(hand)
     if contract == A.DOMINO:
-        return best_start_rank(hand)
+        return best_start_rank(hand) if R[L.R_DOMINO_START] < 0 else R[L.R_DOMINO_START]
     return -1
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def choose_contract(params, st, bits):
+def choose_contract(params, st, R, bits):
     """B3.2: the contract left in which this hand does best compared with an average hand
     (each contract is played once, so spend it where the hand suits it most). The gain is
     divided by the contract's spread to the power ``choice_spread`` (0: points, 1: standard
@@ -651,7 +652,7 @@ def choose_contract(params, st, bits):
     while m != 0:
         c = lowest_bit(m)
         m &= m - 1
-        v = (expected_score(hand, c, 0, contract_x(hand, c)) - MEAN[c, 0]) / SPREAD[c] ** alpha
+        v = (expected_score(hand, c, 0, contract_x(hand, c, R)) - MEAN[c, 0]) / SPREAD[c] ** alpha
         if v > best_v:
             best_v = v
             best = c
@@ -707,7 +708,7 @@ def planned_action(params, st, R, base, bits):
     elif ph == L.PH_DOUBLE:
         a = double_decision(params, st, bits)
     elif ph == L.PH_CONTRACT:
-        a = A.CONTRACT + choose_contract(params, st, bits)
+        a = A.CONTRACT + choose_contract(params, st, R, bits)
     elif ph == L.PH_TRUMP:
         a = A.TRUMP_SUIT + best_trump(st[L.HANDS + st[L.TURN]])
     else:

@@ -13,7 +13,9 @@ order from its own left: speaker + 1, speaker + 2, speaker + 3. A pair in which 
 no choice is skipped. Then the redouble round (B6.2) asks, in the same speaker and target
 order, only about doublers who spoke after the speaker. The choices are NO_DOUBLE / DOUBLE,
 NO_DOUBLE / REDOUBLE (towards a seat that doubled the speaker), or DOUBLE alone when B6.3
-forces it.
+forces it. The conventions beyond the rules file (docs/rules/barbu.md, "Variants") enter in
+three places: how many doubles each declarer is owed (start_deal), whether a doubled pair may
+be redoubled (has_choice), and whether the Domino starting rank is fixed (step).
 
 Seats wrap round the table with ``& 3``: seat arithmetic here is never negative, and for
 non-negative numbers ``x & 3 == x % 4`` without Python's sign correction.
@@ -69,9 +71,9 @@ def start_deal(st, R):
     decl = (st[L.FIRST_DECLARER] + d // L.DEALS_PER_DECLARER) & 3
     st[L.DECLARER] = decl
     st[L.DEALER] = (decl + 3) & 3  # B2: the dealer sits before the declarer
-    if d % L.DEALS_PER_DECLARER == 0:  # B6.3: two doubles of the new declarer from each other
-        for s in range(4):
-            st[L.OWED + s] = 0 if s == decl else 2
+    if d % L.DEALS_PER_DECLARER == 0:  # B6.3: doubles of the new declarer from each other
+        for s in range(4):                 # player (rules file: two; convention doubles_owed)
+            st[L.OWED + s] = 0 if s == decl else R[L.R_DOUBLES_OWED]
     deal_from_seed(st)
     begin_deal(st, R)
 
@@ -210,9 +212,11 @@ def speaking_position(st, seat):
 
 
 @njit(cache=True, inline="always")
-def has_choice(st, rnd, speaker, target):
+def has_choice(st, R, rnd, speaker, target):
     """Whether ``speaker`` has anything to decide towards ``target`` in doubling round rnd."""
     if st[ix(L.BETS + 4 * target + speaker)] == 1:  # target doubled speaker, not yet redoubled
+        if R[L.R_REDOUBLES] == 0:
+            return False  # convention redoubles off: the pair holds its one bet already
         if rnd == 1:
             return True  # B6.1: redouble a player who already doubled you
         # B6.2: the second round is for doublers who spoke after the speaker
@@ -264,7 +268,7 @@ def seek_doubling(st, R):
             speaker = (decl + 1 + p) & 3
             while t < 3:
                 target = (speaker + 1 + t) & 3
-                if has_choice(st, rnd, speaker, target):
+                if has_choice(st, R, rnd, speaker, target):
                     st[L.DBL_ROUND] = rnd
                     st[L.DBL_SPEAKER] = p
                     st[L.DBL_TARGET] = t
@@ -400,8 +404,11 @@ def step(st, R, action):
         st[ix(L.CONTRACTS_LEFT + st[L.DECLARER])] &= ~(1 << c)  # B2: each contract once
         if c == A.TRUMPS:
             st[L.PHASE] = L.PH_TRUMP
-        elif c == A.DOMINO:
+        elif c == A.DOMINO and R[L.R_DOMINO_START] < 0:
             st[L.PHASE] = L.PH_START_RANK
+        elif c == A.DOMINO:  # convention domino_start: the rank is fixed, nobody names it
+            st[L.START_RANK] = R[L.R_DOMINO_START]
+            seek_doubling(st, R)
         else:
             seek_doubling(st, R)
     elif ph == L.PH_TRUMP:

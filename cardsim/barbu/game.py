@@ -99,7 +99,8 @@ class BarbuGame:
         index 0..27 in the match (default: the declarer's first deal with as many contracts
         left, in the declarer block that ``rules.first_declarer`` implies, else block 0).
         ``scores``: match totals before the deal. ``doubles_owed``: per seat, doubles of this
-        declarer still owed (B6.3; default 2 for each opponent, capped by the chances left).
+        declarer still owed (B6.3; default the rules' ``doubles_owed`` for each opponent,
+        capped by the chances left).
         """
         game = cls.__new__(cls)
         game.rules = _rules(rules)
@@ -146,8 +147,9 @@ class BarbuGame:
             scores = [0, 0, 0, 0]
         scores = _seat_list(scores, "scores")
         if doubles_owed is None:
-            doubles_owed = [0 if s == declarer else min(2, chances) for s in range(4)]
-        owed = _seat_list(doubles_owed, "doubles_owed", 0, 2)
+            doubles_owed = [0 if s == declarer else min(game.rules.doubles_owed, chances)
+                            for s in range(4)]
+        owed = _seat_list(doubles_owed, "doubles_owed", 0, game.rules.doubles_owed)
         if owed[declarer] != 0:
             raise InvalidConfigError(
                 f"doubles_owed[{declarer}] must be 0: the declarer owes no doubles (B6.3)")

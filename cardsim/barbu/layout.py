@@ -132,4 +132,7 @@ R_KING_LEAD_NO_HEARTS = 1    # 1 = king_lead_rule "no_hearts"
 R_KING_MUST_DISCARD = 2
 R_TRUMPS_MUST_RUFF = 3
 R_TRUMPS_MUST_OVERTRUMP = 4
-RULES_WIDTH = 5
+R_DOUBLES_OWED = 5           # B6.3: doubles owed to each declarer (rules file: 2)
+R_REDOUBLES = 6              # 1 = redoubles allowed (B6.1-B6.2; rules file: 1)
+R_DOMINO_START = 7           # B5: -1 = the declarer names the rank, else the fixed rank 0..12
+RULES_WIDTH = 8

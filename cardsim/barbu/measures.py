@@ -32,6 +32,7 @@ def measure_specs(rules) -> list[tuple[str, int, str, str]]:
     specs += [
         ("doubled_pairs", 1, "count", "pairs of players with a bet, doubled or redoubled (B6)"),
         ("redoubled_pairs", 1, "count", "pairs redoubled (B6)"),
+        ("declarer_doubled_by", 1, "count", "players who doubled the declarer (B6)"),
         ("stakes", 2, "points", "points moved by settlements: half the sum of their sizes "
                                 "(B7.2)"),
         ("domino_declarer_first", 1, "rate", "Domino was played and the declarer ran out "
@@ -56,6 +57,7 @@ def deal_measures(S: np.ndarray, stats: np.ndarray, rules) -> np.ndarray:
     bets = S[:, L.BETS:L.BETS + 16]
     cols.append((bets != 0).sum(axis=1))
     cols.append((bets == 2).sum(axis=1))
+    cols.append(sum((bets[rows, 4 * s + declarer] != 0) & (s != declarer) for s in range(4)))
     cols.append(np.abs(S[:, L.SETTLEMENTS:L.SETTLEMENTS + 4]).sum(axis=1))
     cols.append((contract == A.DOMINO) & (S[:, L.OUT_ORDER] == declarer))
     top2 = np.sort(scores, axis=1)[:, -2:]

@@ -124,7 +124,7 @@ def check_record(rec) -> dict:
     _int(rec, "declarer", 0, 3)
     _int(rec, "dealer", 0, 3)
     _per_seat(rec, "scores_before")
-    _per_seat(rec, "doubles_owed_before", 0, 2)
+    _per_seat(rec, "doubles_owed_before", 0, rules.doubles_owed)
     hands = rec["hands"]
     if not isinstance(hands, list) or len(hands) != 4:
         _fail("hands", f"must be 4 lists of 13 cards, got {hands!r}")
@@ -258,8 +258,10 @@ def replay(record, check_seed: bool = False, on_step=None):
     do(A.CONTRACT + c, "contract")
     if c == A.TRUMPS:
         do(A.TRUMP_SUIT + SUIT_LETTERS.index(rec["trump"]), "trump")
-    elif c == A.DOMINO:
+    elif c == A.DOMINO and rules.domino_start == "declarer":
         do(A.START_RANK + BARBU_DECK.ranks.index(rec["start_rank"]), "start_rank")
+    elif c == A.DOMINO and rec["start_rank"] != rules.domino_start:  # a fixed rank (B5)
+        _mismatch("start_rank", rules.domino_start, rec["start_rank"])
     doubles = rec["doubles"]
     k = 0
     while game.phase() == "double":

@@ -1,4 +1,8 @@
-"""The Barbu rules config: every convention of docs/rules/barbu.md, with its default."""
+"""The Barbu rules config: every convention of docs/rules/barbu.md, with its default.
+
+The last three (``doubles_owed``, ``redoubles``, ``domino_start``) are variants some tables
+play beyond the rules file's game, whose defaults are that game; hand records and rules hashes
+name them only when they differ from it (``convention(extension=True)``)."""
 
 from __future__ import annotations
 
@@ -6,7 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardsim.cards import BARBU_DECK
 from cardsim.rules import RulesBase, convention
+
+RANKS = BARBU_DECK.ranks  # rank characters, low to high: 2 ... 9 T J Q K A
 
 
 def _seat_or_random(v) -> bool:
@@ -33,6 +40,18 @@ class BarbuRules(RulesBase):
                                              doc="B4: Trumps: on a trump lead, play a higher "
                                                  "trump if able")
 
+    doubles_owed: int = convention(2, tuple(range(8)),
+                                   doc="B6.3: doubles of each declarer that every other player "
+                                       "owes over the declarer's 7 deals (0: none)",
+                                   extension=True)
+    redoubles: bool = convention(True, (True, False),
+                                 doc="B6.1-B6.2: a doubled player may redouble the doubler",
+                                 extension=True)
+    domino_start: str = convention("declarer", ("declarer",) + tuple(RANKS),
+                                   doc="B5: the Domino starting rank: named by the declarer, "
+                                       "or always this rank",
+                                   extension=True)
+
     def pack(self) -> np.ndarray:
         """The int64 array that kernels read (indices R_* in cardsim.barbu.layout)."""
         from cardsim.barbu import layout as L
@@ -43,4 +62,8 @@ class BarbuRules(RulesBase):
         arr[L.R_KING_MUST_DISCARD] = int(self.king_must_discard)
         arr[L.R_TRUMPS_MUST_RUFF] = int(self.trumps_must_ruff)
         arr[L.R_TRUMPS_MUST_OVERTRUMP] = int(self.trumps_must_overtrump)
+        arr[L.R_DOUBLES_OWED] = self.doubles_owed
+        arr[L.R_REDOUBLES] = int(self.redoubles)
+        arr[L.R_DOMINO_START] = -1 if self.domino_start == "declarer" else \
+            RANKS.index(self.domino_start)
         return arr

@@ -127,7 +127,7 @@ def init_hand_item(st, R, seed, item):
         st[L.CONTRACTS_LEFT + seat] = 0 if b < block else (left if b == block else A.ALL_CONTRACTS)
     for o in range(1, 4):
         seat = (decl + o) & 3
-        owed = 2
+        owed = R[L.R_DOUBLES_OWED]  # B6.3 (rules file: 2; convention doubles_owed)
         for k in range(j):
             # B6.3: forced when the chances left equal the doubles owed (a forced double
             # draws nothing); selects, not branches, as the coin flips are random

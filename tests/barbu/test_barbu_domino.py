@@ -86,3 +86,32 @@ def test_out_players_skipped_and_invariants():
     assert sorted(g.out_order) == [0, 1, 2, 3] and len(out) == 3
     assert g.contract_scores[g.out_order[0]] == 45 and sum(g.contract_scores) == 65
     assert len(g.hands()[g.out_order[3]]) > 0
+
+
+# --- the variant beyond the rules file: a fixed starting rank (docs/rules/barbu.md) -----------
+def test_fixed_starting_rank_is_not_asked():
+    # domino_start="J": nobody names the rank; doubling follows the contract at once and only
+    # the jacks open rows (B5).
+    g = new_game(deal_of(*SUIT_PER_SEAT), 2, rules={"domino_start": "J"})
+    g.step("domino")
+    assert g.phase() == "double" and g.start_rank == "J"
+    no_doubles(g)
+    assert g.turn() == 2 and g.legal_action_names() == ["JD"]
+    g.step("JD")
+    assert g.turn() == 3 and g.legal_action_names() == ["JC"]
+    g.step("JC")
+    g.step("JS")
+    g.step("JH")
+    assert g.legal_action_names() == ["TD", "QD"]
+
+
+def test_fixed_starting_rank_scores_like_the_named_one():
+    named = start(SUIT_PER_SEAT, rank="J")
+    fixed = new_game(deal_of(*SUIT_PER_SEAT), 0, rules={"domino_start": "J"})
+    fixed.step("domino")
+    no_doubles(fixed)
+    for g in (named, fixed):
+        while g.phase() == "play":
+            g.step(g.legal_actions()[0])
+    assert fixed.out_order == named.out_order
+    assert fixed.contract_scores == named.contract_scores

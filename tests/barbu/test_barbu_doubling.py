@@ -3,7 +3,7 @@
 import pytest
 
 from barbu_deals import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play
-from cardsim.errors import IllegalActionError
+from cardsim.errors import IllegalActionError, InvalidConfigError
 
 # B7 worked example (No Queens), A = seat 0 declarer, B C D = seats 1 2 3:
 # contract scores A -6, B 0, C -6, D -12 with the scripted plays below.
@@ -149,3 +149,64 @@ def test_doubles_owed_reset_per_declarer():
     from cardsim.barbu.game import BarbuGame
     g = BarbuGame({"first_declarer": 1}, seed=1)
     assert g.declarer == 1 and g.doubles_owed == [2, 0, 2, 2]
+
+
+# --- the variants beyond the rules file (docs/rules/barbu.md, "Variants") --------------------
+def test_redoubles_off_no_redouble_and_no_second_round():
+    # redoubles=false: a doubled player is never asked about its doubler, in either round
+    # (B6.1-B6.2), and the pair keeps its one bet.
+    g = new_game(deal_of(*B7_DEAL), 0, rules={"redoubles": False})
+    g.step("no_queens")
+    script = {(1, 2): "double", (1, 3): "double", (1, 0): "double", (2, 0): "double"}
+    asked = answer(g, script)
+    # (2, 1), (3, 1) and every question to the declarer (0, ...) are never asked
+    assert asked == [(1, 2), (1, 3), (1, 0), (2, 3), (2, 0), (3, 0), (3, 2)]
+    assert g.doubles == [[1, 2, "double"], [1, 3, "double"], [1, 0, "double"],
+                         [2, 0, "double"]]
+    play(g, *B7_PLAYS)
+    # contract scores A -6, B 0, C -6, D -12; the B7 example without A's redouble of C
+    assert g.contract_scores == [-6, 0, -6, -12]
+    assert g.settlements == [-6, 24, -6, -12]
+
+
+def test_redoubles_on_is_the_rules_file_game():
+    g = new_game(deal_of(*SUIT_PER_SEAT), 0, rules={"redoubles": True})
+    g.step("no_tricks")
+    g.step("double")                                    # (1, 2)
+    answer(g, {(2, 1): "redouble"})
+    assert g.doubles == [[1, 2, "double"], [2, 1, "redouble"]]
+
+
+@pytest.mark.parametrize("owed", [0, 1, 3])
+def test_doubles_owed_at_each_declarer_start(owed):
+    # doubles_owed: each declarer's 7 deals start with that many doubles owed by every
+    # other player (B6.3; the rules file's game: two).
+    from cardsim.barbu.game import BarbuGame
+    g = BarbuGame({"first_declarer": 1, "doubles_owed": owed}, seed=1)
+    assert g.doubles_owed == [owed, 0, owed, owed]
+
+
+def test_no_doubles_owed_nothing_forced_on_the_last_deal():
+    g = new_game(deal_of(*SUIT_PER_SEAT), 0, rules={"doubles_owed": 0}, deal=6,
+                 contracts_left=["no_king"])
+    assert g.doubles_owed == [0, 0, 0, 0]
+    g.step("no_king")
+    while g.phase() == "double":
+        assert "no_double" in g.legal_action_names()
+        g.step("no_double")
+    assert g.doubles == []
+
+
+def test_three_owed_forced_from_the_fifth_deal():
+    # doubles_owed=3: with three chances left (deal 4 of 0..6) a seat owing 3 must double now.
+    g = new_game(deal_of(*SUIT_PER_SEAT), 0, rules={"doubles_owed": 3}, deal=4,
+                 contracts_left=["no_tricks", "domino", "trumps"], doubles_owed=[0, 3, 2, 0])
+    g.step("no_tricks")
+    g.step("no_double")
+    g.step("no_double")
+    assert g.asking == (1, 0) and g.legal_action_names() == ["double"]
+    g.step("double")
+    assert g.doubles_owed == [0, 2, 2, 0]
+    with pytest.raises(InvalidConfigError, match=r"doubles_owed\[1\] = 3 is outside 0\.\.2"):
+        new_game(deal_of(*SUIT_PER_SEAT), 0, deal=4, contracts_left=["no_tricks", "domino",
+                 "trumps"], doubles_owed=[0, 3, 2, 0])  # the rules file's game owes two

@@ -170,3 +170,32 @@ def test_record_of_row_equals_deal_record():
     with pytest.raises(HandRecordError, match="finished deal"):
         record_of_row(g.st, g.rules, g.seed)
     assert BarbuGame.to_record is BarbuGame.record
+
+
+def test_records_of_the_variants_name_them_and_replay():
+    # Variants beyond the rules file are written when they differ from its game and replay
+    # under them; a fixed Domino rank is checked, not stepped.
+    rules = {"domino_start": "5", "redoubles": False, "doubles_owed": 1}
+    g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 1, rules=rules)
+    assert g.doubles_owed == [1, 0, 1, 1]
+    g.step("domino")
+    while g.phase() != "play":
+        g.step(g.legal_actions()[-1])
+    while g.phase() == "play":
+        g.step(g.legal_actions()[0])
+    r = g.to_record()
+    assert r["rules"]["domino_start"] == "5" and r["rules"]["redoubles"] is False
+    assert r["rules"]["doubles_owed"] == 1 and r["start_rank"] == "5"
+    assert r["doubles_owed_before"] == [1, 0, 1, 1]
+    replay(r)
+    bad = dict(r, start_rank="6")
+    with pytest.raises(HandRecordError, match="start_rank"):
+        replay(bad)
+    bad = {k: v for k, v in r.items() if k != "rules_hash"}  # the hash is optional
+    bad["rules"] = {**r["rules"], "doubles_owed": 0}
+    with pytest.raises(HandRecordError, match="doubles_owed_before"):
+        replay(bad)
+    # the rules file's game: no variant named, the record as before the variants existed
+    assert set(BarbuRules().to_dict()) == {"first_declarer", "king_lead_rule",
+                                               "king_must_discard", "trumps_must_ruff",
+                                               "trumps_must_overtrump"}

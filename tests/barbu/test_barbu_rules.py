@@ -15,20 +15,32 @@ SUITS = ("S2-SA", "H2-HA", "D2-DA", "C2-CA")
 
 def test_defaults_and_pack():
     r = BarbuRules()
-    assert r.to_dict() == {"first_declarer": "random", "king_lead_rule": "king_only",
-                           "king_must_discard": False, "trumps_must_ruff": True,
-                           "trumps_must_overtrump": False}
-    assert list(r.pack()) == [-1, 0, 0, 1, 0]
+    of_rules_file = {"first_declarer": "random", "king_lead_rule": "king_only",
+                     "king_must_discard": False, "trumps_must_ruff": True,
+                     "trumps_must_overtrump": False}
+    variants = {"doubles_owed": 2, "redoubles": True, "domino_start": "declarer"}
+    assert {k: getattr(r, k) for k in BarbuRules.field_names()} == {**of_rules_file, **variants}
+    # the variants beyond the rules file stay out of records, results and hashes at their
+    # defaults
+    assert r.to_dict() == of_rules_file
+    assert r.rules_hash() == "77f4ac493435"  # what it was before the variants existed
+    assert list(r.pack()) == [-1, 0, 0, 1, 0, 2, 1, -1]
     r2 = BarbuRules(first_declarer=3, king_lead_rule="no_hearts", king_must_discard=True,
-                    trumps_must_ruff=False, trumps_must_overtrump=True)
-    assert list(r2.pack()) == [3, 1, 1, 0, 1]
+                    trumps_must_ruff=False, trumps_must_overtrump=True, doubles_owed=0,
+                    redoubles=False, domino_start="J")
+    assert list(r2.pack()) == [3, 1, 1, 0, 1, 0, 0, 9]
+    assert set(r2.to_dict()) == set(BarbuRules.field_names())
     assert r.rules_hash() != r2.rules_hash() and len(r.rules_hash()) == 12
+    assert BarbuRules(doubles_owed=1).rules_hash() != r.rules_hash()
 
 
 @pytest.mark.parametrize("name, value", [("first_declarer", 4), ("first_declarer", "any"),
                                          ("king_lead_rule", "hearts"),
                                          ("king_must_discard", 1), ("trumps_must_ruff", "yes"),
-                                         ("trumps_must_overtrump", None)])
+                                         ("trumps_must_overtrump", None),
+                                         ("doubles_owed", 8), ("doubles_owed", "2"),
+                                         ("redoubles", "no"), ("domino_start", "10"),
+                                         ("domino_start", 9)])
 def test_invalid_values_name_the_rule(name, value):
     with pytest.raises(InvalidConfigError, match=name):
         BarbuRules(**{name: value})
@@ -39,6 +51,10 @@ def test_unknown_rule_and_overrides():
         BarbuRules.from_dict({"trump_rule": 1})
     r = BarbuRules.from_overrides(["first_declarer=2", "trumps_must_overtrump=true"])
     assert r.first_declarer == 2 and r.trumps_must_overtrump is True
+    r = BarbuRules.from_overrides(["domino_start=7", "doubles_owed=3", "redoubles=off"])
+    assert (r.domino_start, r.doubles_owed, r.redoubles) == ("7", 3, False)
+    with pytest.raises(InvalidConfigError, match=r"domino_start.*allowed: \"declarer\", \"2\""):
+        BarbuRules.from_overrides(["domino_start=10"])
 
 
 def test_first_declarer():
