@@ -42,7 +42,9 @@ def simulate(rules=None, seed=0, hands=None, games=None, threads=1, history_path
 
 
 RULE_SETS = [{}, {"king_lead_rule": "no_hearts", "king_must_discard": True,
-                  "trumps_must_ruff": False, "trumps_must_overtrump": True, "first_declarer": 2}]
+                  "trumps_must_ruff": False, "trumps_must_overtrump": True, "first_declarer": 2},
+             # the variants beyond the rules file (docs/rules/barbu.md, "Variants")
+             {"doubles_owed": 3, "redoubles": False, "domino_start": "7"}]
 
 
 @pytest.fixture(scope="module", params=range(len(RULE_SETS)))
@@ -90,12 +92,14 @@ def test_records_of_matches(match_records):
             block = deals[7 * b:7 * b + 7]
             assert sorted(r["contract"] for r in block) == sorted(A.CONTRACT_NAMES)
             decl = block[0]["declarer"]
-            for s in range(4):   # B6.3: at least two doubles of the declarer from each
+            owed = rules.doubles_owed
+            for s in range(4):   # B6.3: at least the owed doubles of the declarer from each
                 if s != decl:
                     n = sum(1 for r in block for d in r["doubles"]
                             if d[:2] == [s, decl] and d[2] == "double")
-                    assert n >= 2
-            assert block[0]["doubles_owed_before"] == [0 if s == decl else 2 for s in range(4)]
+                    assert n >= owed
+            assert block[0]["doubles_owed_before"] == [0 if s == decl else owed
+                                                       for s in range(4)]
         for a, b in zip(deals, deals[1:]):
             assert b["scores_before"] == a["scores_after"]
         assert sum(deals[-1]["scores_after"]) == 0                    # B8
@@ -111,6 +115,10 @@ def test_record_deal_invariants(match_records):
         assert r["deal_scores"] == [x + y for x, y in zip(r["contract_scores"], r["settlements"])]
         assert r["scores_after"] == [x + y for x, y in zip(r["scores_before"], r["deal_scores"])]
         plays = [p[1] for p in r["plays"]]
+        if not rules.redoubles:   # variant: a doubled player may not redouble (B6.1-B6.2)
+            assert all(d[2] == "double" for d in r["doubles"])
+        if c == "domino" and rules.domino_start != "declarer":   # variant: a fixed rank (B5)
+            assert r["start_rank"] == rules.domino_start
         if c == "domino":
             assert sorted(r["out_order"]) == [0, 1, 2, 3] and r["trick_winners"] == []
         else:
