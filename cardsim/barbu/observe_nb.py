@@ -167,7 +167,9 @@ def observe(st, R, seat, out):
     for s in range(4):
         r = (s - seat + 4) % 4
         out[OFF_HAND_SIZES + r] = popcount(st[L.HANDS + s]) / 13.0
-        out[OFF_OWED + r] = st[L.OWED + s] / 2.0
+        # Scaled by the doubles owed at a declarer's start: two under the rules file (the
+        # piece's "/ 2"), more under the doubles_owed variant, so the piece stays in [0, 1].
+        out[OFF_OWED + r] = st[L.OWED + s] / max(R[L.R_DOUBLES_OWED], 2)
         left = st[L.CONTRACTS_LEFT + s]
         for c in range(A.NUM_CONTRACTS):
             if (left >> c) & 1:

@@ -235,3 +235,19 @@ def test_reset_in_mid_episode_starts_a_proper_game(env_id):
         assert 0 <= env.state[L.DEALER] < env.n_players
         assert env.state[L.TURN] == env.seat
     play_random(env, 100)
+
+
+@pytest.mark.parametrize("owed", [2, 5])
+def test_barbu_owed_doubles_piece_stays_in_its_space(owed):
+    # B6.3: "owed" is each seat's doubles still owed over those owed at a declarer's start
+    # (two under the rules file), so the doubles_owed variant keeps it inside the Box.
+    env = gym.make("cardsim/Barbu-v0", episode="game", doubles_owed=owed).unwrapped
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert sorted(obs["owed"].tolist()) == [0.0, 1.0, 1.0, 1.0]
+    for _ in range(60):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        obs, _, done, _, info = env.step(action)
+        assert env.observation_space.contains(obs)
+        if done:
+            break
