@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import shutil
 from pathlib import Path
 
@@ -106,6 +107,7 @@ def install() -> None:
         from numba.core import caching
     except ImportError:  # no numba: nothing is compiled either
         return
+    _use_random_function_ids()
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     classes = getattr(impl, "_locator_classes", None)
     if not isinstance(classes, list):
@@ -120,6 +122,33 @@ def install() -> None:
         return
     classes.insert(0, _source_keyed_locator(caching))
     _installed = True
+
+
+class _RandomIds:
+    """An endless source of random 62-bit function ids (``next`` gives one)."""
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        return secrets.randbits(62) | 1
+
+
+def _use_random_function_ids() -> None:
+    """Give every function numba compiles a random id instead of a per-process count.
+
+    numba tells apart functions of one name and signature by that id in their symbol names:
+    the closures ``cardsim.policy_nb`` builds for each set of compiled policies are such
+    functions. Counted ids repeat from process to process, so two processes that compiled
+    the kernels of two different policy sets could give two different closures the same
+    symbol; a third process that loaded both from the cache then ran one body for both
+    (a seat's search played as random play, in a tournament that seated a network beside
+    the heuristic and then beside a search; numba issue 10486). Random ids do not repeat."""
+    from numba.core import bytecode
+
+    identity = getattr(bytecode, "FunctionIdentity", None)
+    if identity is not None and hasattr(identity, "_unique_ids"):
+        identity._unique_ids = _RandomIds()
 
 
 def _source_keyed_locator(caching):

@@ -98,3 +98,19 @@ def test_the_project_kernels_use_the_keyed_cache():
     locator = bits_nb.lowest_bit._cache._impl._locator
     assert type(locator).__name__ == "SourceKeyedLocator"
     assert compile_cache.sources_digest() in locator.get_cache_path()
+
+
+def test_compiled_functions_get_ids_no_other_process_repeats():
+    # numba names two closures of one name and signature apart only by their ids; counted
+    # ids repeat between processes, and two such closures cached by two processes then
+    # collide when a third loads both (cardsim.policy_nb builds one per policy set)
+    probe = ("import cardsim; from numba.core.bytecode import FunctionIdentity as F; "
+             "from numba import njit; f = njit(lambda x: x + 1); f(1); "
+             "print(next(F._unique_ids), list(f.overloads.values())[0].fndesc.mangled_name)")
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    runs = [subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(2)]
+    assert runs[0][0] != runs[1][0]          # the next id
+    assert runs[0][1] != runs[1][1]          # the symbol of the same function compiled
