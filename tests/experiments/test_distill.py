@@ -1,6 +1,7 @@
 """Training by distillation of search (``algorithm: distill``): the solver's labels, the
 loss on a fixed problem, and a tiny run of the ready config."""
 
+import numba
 import numpy as np
 import pytest
 import torch
@@ -189,3 +190,22 @@ def test_barbu_contract_choice_is_labelled_by_play_outs():
         labels = solver_labels(kit.tag, states, R, np.arange(1), params, 0, 1.0,
                                np.ones(1, dtype=np.uint64), kit.num_actions, rollouts)
         assert (~np.isnan(labels[0])).sum() == labelled
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2 or numba.config.DISABLE_JIT,
+                    reason="needs two numba threads")
+def test_labels_do_not_depend_on_the_thread_count():
+    # a run may resume on more threads (debertz-3p did): its labels, and so its network,
+    # are those of one thread
+    R, states = positions(DebertzRules(players=3, target=100000), 16, 19, seed=9)
+    params = make_agent("pimc", "debertz").params
+    was = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = labels_of(states, R, params, samples=4)
+        numba.set_num_threads(2)
+        two = labels_of(states, R, params, samples=4)
+    finally:
+        numba.set_num_threads(was)
+    assert (~np.isnan(one)).sum() > 10
+    assert np.array_equal(one, two, equal_nan=True)
