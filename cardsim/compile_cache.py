@@ -124,16 +124,6 @@ def install() -> None:
     _installed = True
 
 
-class _RandomIds:
-    """An endless source of random 62-bit function ids (``next`` gives one)."""
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> int:
-        return secrets.randbits(62) | 1
-
-
 def _use_random_function_ids() -> None:
     """Give every function numba compiles a random id instead of a per-process count.
 
@@ -148,7 +138,7 @@ def _use_random_function_ids() -> None:
 
     identity = getattr(bytecode, "FunctionIdentity", None)
     if identity is not None and hasattr(identity, "_unique_ids"):
-        identity._unique_ids = _RandomIds()
+        identity._unique_ids = iter(lambda: secrets.randbits(62), None)  # endless
 
 
 def _source_keyed_locator(caching):
