@@ -32,7 +32,8 @@ class NeuralAgent(Agent):
     games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": "a shipped checkpoint's name (debertz-2p-distill, debertz-2p, debertz-2v2, "
+        "checkpoint": "a shipped checkpoint's name (debertz-2p-distill-more, "
+                      "debertz-2p-distill, debertz-2p, debertz-3p, debertz-2v2, "
                       "barbu-distill, barbu), the "
                       "path of a checkpoint file written by cardsim train, or a training "
                       "run directory (its checkpoints/latest.pt) (required)"}
