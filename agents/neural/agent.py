@@ -19,7 +19,7 @@ import torch
 from agents.base import Agent
 from agents.neural.checkpoint import check_rules, load_checkpoint
 from agents.neural.network import masked
-from agents.neural.shipped import checkpoint_path
+from agents.neural.shipped import checkpoint_path, playing_names
 from cardsim import games
 from cardsim.games import GAMES
 from cardsim.errors import InvalidConfigError
@@ -32,9 +32,7 @@ class NeuralAgent(Agent):
     games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": "a shipped checkpoint's name (debertz-2p-distill-more, "
-                      "debertz-2p-distill, debertz-2p, debertz-3p, debertz-2v2, "
-                      "barbu-distill, barbu), the "
+        "checkpoint": f"a shipped checkpoint's name ({', '.join(playing_names())}), the "
                       "path of a checkpoint file written by cardsim train, or a training "
                       "run directory (its checkpoints/latest.pt) (required)"}
 

@@ -23,6 +23,13 @@ def shipped_names() -> list[str]:
     return sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
 
 
+def playing_names() -> list[str]:
+    """The shipped networks that play (``neural:checkpoint=NAME``), sorted: every shipped
+    name but the belief networks, which ``pimc:beliefs=NAME`` uses and are named
+    ``*-beliefs``."""
+    return [n for n in shipped_names() if not n.endswith("-beliefs")]
+
+
 def is_name(text: str) -> bool:
     """Whether ``text`` reads as a checkpoint name rather than a path."""
     return "/" not in text and "\\" not in text and not text.endswith(".pt")

@@ -194,6 +194,16 @@ def test_every_shipped_checkpoint_is_tested():
     assert set(shipped_names()) == set(SHIPPED) | set(SHIPPED_BELIEFS)
 
 
+def test_the_checkpoint_option_help_names_every_playing_network():
+    from agents.neural.agent import NeuralAgent
+    from agents.neural.shipped import playing_names
+
+    assert sorted(playing_names()) == sorted(SHIPPED)
+    help_text = NeuralAgent.OPTION_HELP["checkpoint"]
+    assert all(name in help_text for name in SHIPPED)
+    assert not any(name in help_text for name in SHIPPED_BELIEFS)
+
+
 @pytest.mark.parametrize("name", sorted(SHIPPED_BELIEFS))
 def test_shipped_belief_networks_load_by_name(name):
     from agents.neural.beliefs import PLACES, load_beliefs
