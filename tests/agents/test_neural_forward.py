@@ -1,0 +1,119 @@
+"""The neural agent's compiled forward (agents/neural/forward_nb.py): the same choices as
+torch's forward, the same whatever the batch, and the same without the JIT."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural import ActionHeadNet
+from agents.neural.forward_nb import greedy_actions, pack_weights
+from agents.neural.network import masked
+from agents.registry import make_agent
+from cardsim import game_nb as G
+from cardsim import games
+
+
+def layers_of(net):
+    linear = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.actions]
+    return [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in linear]
+
+
+def torch_choice(net, obs, legal):
+    with torch.no_grad():
+        return masked(net(torch.from_numpy(obs)), torch.from_numpy(legal)).argmax(1).numpy()
+
+
+def sparse_inputs(rng, n, obs_size, num_actions):
+    """Observations mostly zero, as the games' are, and legal sets of one to many actions."""
+    obs = np.where(rng.random((n, obs_size)) < 0.1, rng.random((n, obs_size)), 0)
+    legal = rng.random((n, num_actions)) < rng.random((n, 1))
+    legal[np.arange(n), rng.integers(num_actions, size=n)] = True
+    return obs.astype(np.float32), legal
+
+
+@pytest.mark.parametrize("hidden", [(), (16,), (32, 8, 24), (256, 256, 256)])
+def test_the_kernel_chooses_as_torch_does(hidden):
+    torch.manual_seed(1)
+    net = ActionHeadNet(120, 40, hidden)
+    obs, legal = sparse_inputs(np.random.default_rng(2), 500, 120, 40)
+    got = greedy_actions(obs, legal, *pack_weights(layers_of(net)))
+    assert legal[np.arange(500), got].all()
+    assert (got == torch_choice(net, obs, legal)).all()
+
+
+def test_one_game_at_a_time_chooses_as_the_batch_does():
+    torch.manual_seed(3)
+    net = ActionHeadNet(120, 40, (64, 64))
+    obs, legal = sparse_inputs(np.random.default_rng(4), 300, 120, 40)
+    packed = pack_weights(layers_of(net))
+    batch = greedy_actions(obs, legal, *packed)
+    one = [greedy_actions(obs[i:i + 1], legal[i:i + 1], *packed)[0] for i in range(300)]
+    assert (batch == np.array(one)).all()
+
+
+def test_ties_go_to_the_lowest_action_and_an_empty_row_to_action_0():
+    net = ActionHeadNet(6, 5, (4,))
+    with torch.no_grad():
+        for p in net.parameters():
+            p.zero_()
+        net.actions.bias.copy_(torch.tensor([0.0, 2.0, 1.0, 2.0, 2.0]))
+    obs = np.ones((3, 6), dtype=np.float32)
+    legal = np.array([[1, 1, 1, 1, 1], [0, 0, 1, 1, 1], [0, 0, 0, 0, 0]], dtype=bool)
+    assert greedy_actions(obs, legal, *pack_weights(layers_of(net))).tolist() == [1, 3, 0]
+
+
+def test_pack_weights_refuses_layers_that_do_not_chain():
+    with pytest.raises(ValueError, match="layer 1: weight .* do not follow a layer of width 8"):
+        pack_weights([(np.zeros((8, 5)), np.zeros(8)), (np.zeros((3, 7)), np.zeros(3))])
+
+
+@pytest.mark.parametrize("name, table", [("debertz-2p-distill-more", {"players": 2}),
+                                         ("barbu-distill", {})])
+def test_shipped_networks_choose_as_torch_does_on_game_positions(name, table):
+    from experiments.strength_cost import decision_positions
+
+    game = name.split("-")[0]
+    kit = games.get(game)
+    R = kit.make_rules(conventions=table).pack()
+    states = decision_positions(game, R, 30, 9)
+    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
+    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
+    for i, st in enumerate(states):
+        G.observe(kit.tag, st, R, kit.turn(st), obs[i])
+        base, bits = G.legal(kit.tag, st, R)
+        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    agent = make_agent(f"neural:checkpoint={name}", game)
+    got = agent.act(obs, legal)
+    assert len(states) > 300
+    assert (got == torch_choice(agent.net, obs, legal)).all()
+    assert [agent.act(obs[i:i + 1], legal[i:i + 1])[0] for i in range(40)] == got[:40].tolist()
+
+
+NO_JIT_SCRIPT = """
+import json, sys
+import numpy as np
+from agents.neural.forward_nb import greedy_actions
+data = json.loads(sys.stdin.read())
+arrays = [np.array(data[k], dtype=t) for k, t in
+          [("obs", np.float32), ("legal", np.bool_), ("weights", np.float32),
+           ("biases", np.float32), ("widths", np.int64)]]
+print(json.dumps(greedy_actions(*arrays).tolist()))
+"""
+
+
+def test_the_kernel_chooses_the_same_without_the_jit():
+    torch.manual_seed(5)
+    net = ActionHeadNet(60, 12, (16, 16))
+    obs, legal = sparse_inputs(np.random.default_rng(6), 40, 60, 12)
+    weights, biases, widths = pack_weights(layers_of(net))
+    data = {"obs": obs.tolist(), "legal": legal.tolist(), "weights": weights.tolist(),
+            "biases": biases.tolist(), "widths": widths.tolist()}
+    run = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], input=json.dumps(data),
+                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), capture_output=True,
+                         text=True, check=True)
+    assert json.loads(run.stdout) == greedy_actions(obs, legal, weights, biases, widths).tolist()
