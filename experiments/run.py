@@ -326,12 +326,10 @@ def _strength_cost_plot(run_dir: Path, result: dict) -> None:
     cost = {r["agent"]: r.get("us_per_decision_batched", r["us_per_decision"])
             for r in result["decision_cost"]}
     fig, ax = plt.subplots(figsize=(7, 4))
-    for row in result["agents"]:
-        x = cost[row["agent"]]
-        ax.errorbar([x], [row["points_per_deal"]], yerr=[row["ci95"] or 0], marker="o",
-                    capsize=3)
-        ax.annotate(row["agent"], (x, row["points_per_deal"]), textcoords="offset points",
-                    xytext=(5, 5), fontsize=8)
+    for row in result["agents"]:  # named in a legend: agents of like cost and strength overlap
+        ax.errorbar([cost[row["agent"]]], [row["points_per_deal"]], yerr=[row["ci95"] or 0],
+                    marker="o", capsize=3, linestyle="none", label=row["agent"])
+    ax.legend(fontsize=7, loc="lower right")
     ax.set_xscale("log")
     ax.set_xlabel("microseconds per decision (one core; networks batched)")
     ax.set_ylabel(f"points per {result['unit']} against the field (95%)")
