@@ -77,15 +77,19 @@ class NeuralAgent(Agent):
         if self._data is not None:
             check_rules(self._data, rules, self.path)
 
-    @torch.no_grad()
     def act(self, observations, legal_masks) -> np.ndarray:
-        """The greedy action of each row: the legal action with the highest network output, in one
-        forward over the batch ``observations`` ``(n, OBS_SIZE)``, ``legal_masks`` ``(n,
-        NUM_ACTIONS)`` bool; returns an int64 array ``(n,)``."""
+        """The greedy action of each row: the legal action with the highest network output, for
+        the batch ``observations`` ``(n, OBS_SIZE)``, ``legal_masks`` ``(n, NUM_ACTIONS)``
+        bool; returns an int64 array ``(n,)``."""
         if self._packed is not None:
             return greedy_actions(np.ascontiguousarray(observations, dtype=np.float32),
                                   np.ascontiguousarray(legal_masks, dtype=np.bool_),
                                   *self._packed)
+        return self._torch_act(observations, legal_masks)
+
+    @torch.no_grad()
+    def _torch_act(self, observations, legal_masks) -> np.ndarray:
+        """``act`` by one torch forward over the batch, on the network's device."""
         obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
         legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
         return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()
