@@ -174,6 +174,7 @@ def test_a_checkpoint_name_is_looked_up_among_the_shipped_ones(tmp_path, monkeyp
 
 SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2p-distill-more": {"players": 2},
+           "debertz-2p-distill-self": {"players": 2},
            "debertz-3p": {"players": 3},
            "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {}}
 SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
@@ -181,6 +182,7 @@ SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pim
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "debertz-2p-distill": "debertz_2p_distill.yaml",
                    "debertz-2p-distill-more": "debertz_2p_distill_more.yaml",
+                   "debertz-2p-distill-self": "debertz_2p_distill_self.yaml",
                    "debertz-3p": "debertz_3p_distill.yaml",
                    "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml",
                    "barbu-distill": "barbu_distill.yaml",
