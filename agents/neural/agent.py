@@ -5,7 +5,7 @@
 training run directory, ``neural:checkpoint=NAME`` one shipped with the package
 (``agents.neural.shipped``), and decides, for a batch of observations, the legal action with
 the highest output (Q value for DMC, logit for PPO). On the CPU the forward is a compiled
-kernel (``agents.neural.forward_nb``: about a tenth of torch's cost for one game, and the
+kernel (``agents.neural.forward_nb``: a sixth of torch's cost or less for one game, and the
 same choice whatever the batch), with the weights the network has when the agent is made; a
 network on a GPU plays by one torch forward over the batch. Where it is
 seated for a rules variant (the table, the environments), ``check_rules`` refuses a
