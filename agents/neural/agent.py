@@ -67,7 +67,7 @@ class NeuralAgent(Agent):
                                      f"observations have {games.get(game).obs_size}")
         self.net = net
         self.device = next(net.parameters()).device
-        self._packed = pack_weights(_layers(net)) if self.device.type == "cpu" else None
+        self._packed = pack_weights(net.layer_arrays()) if self.device.type == "cpu" else None
 
     def _default_label(self) -> str:
         return self._label
@@ -93,9 +93,3 @@ class NeuralAgent(Agent):
         obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
         legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
         return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()
-
-
-def _layers(net) -> list:
-    """The (weight, bias) arrays of ``net``'s trunk layers and action head, in order."""
-    linear = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.actions]
-    return [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linear]

@@ -48,6 +48,13 @@ class ActionHeadNet(nn.Module):
         z = self.trunk(obs)
         return self.actions(z), self.value_out(z).squeeze(-1)
 
+    def layer_arrays(self) -> list:
+        """The (weight, bias) numpy arrays of the trunk's layers and then the action head, each
+        weight (outputs, inputs) as torch keeps it: what the compiled forward is packed from
+        (``agents.neural.forward_nb.pack_weights``)."""
+        linear = [m for m in self.trunk if isinstance(m, nn.Linear)] + [self.actions]
+        return [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linear]
+
     def spec(self) -> dict:
         """What rebuilds this network (stored in checkpoints)."""
         return {"obs_size": self.obs_size, "num_actions": self.num_actions,

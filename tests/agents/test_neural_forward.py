@@ -18,11 +18,6 @@ from cardsim import game_nb as G
 from cardsim import games
 
 
-def layers_of(net):
-    linear = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.actions]
-    return [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in linear]
-
-
 def torch_choice(net, obs, legal):
     with torch.no_grad():
         return masked(net(torch.from_numpy(obs)), torch.from_numpy(legal)).argmax(1).numpy()
@@ -41,7 +36,7 @@ def test_the_kernel_chooses_as_torch_does(hidden):
     torch.manual_seed(1)
     net = ActionHeadNet(120, 40, hidden)
     obs, legal = sparse_inputs(np.random.default_rng(2), 500, 120, 40)
-    got = greedy_actions(obs, legal, *pack_weights(layers_of(net)))
+    got = greedy_actions(obs, legal, *pack_weights(net.layer_arrays()))
     assert legal[np.arange(500), got].all()
     assert (got == torch_choice(net, obs, legal)).all()
 
@@ -50,7 +45,7 @@ def test_one_game_at_a_time_chooses_as_the_batch_does():
     torch.manual_seed(3)
     net = ActionHeadNet(120, 40, (64, 64))
     obs, legal = sparse_inputs(np.random.default_rng(4), 300, 120, 40)
-    packed = pack_weights(layers_of(net))
+    packed = pack_weights(net.layer_arrays())
     batch = greedy_actions(obs, legal, *packed)
     one = [greedy_actions(obs[i:i + 1], legal[i:i + 1], *packed)[0] for i in range(300)]
     assert (batch == np.array(one)).all()
@@ -64,7 +59,7 @@ def test_ties_go_to_the_lowest_action_and_an_empty_row_to_action_0():
         net.actions.bias.copy_(torch.tensor([0.0, 2.0, 1.0, 2.0, 2.0]))
     obs = np.ones((3, 6), dtype=np.float32)
     legal = np.array([[1, 1, 1, 1, 1], [0, 0, 1, 1, 1], [0, 0, 0, 0, 0]], dtype=bool)
-    assert greedy_actions(obs, legal, *pack_weights(layers_of(net))).tolist() == [1, 3, 0]
+    assert greedy_actions(obs, legal, *pack_weights(net.layer_arrays())).tolist() == [1, 3, 0]
 
 
 def test_pack_weights_refuses_layers_that_do_not_chain():
@@ -110,7 +105,7 @@ def test_the_kernel_chooses_the_same_without_the_jit():
     torch.manual_seed(5)
     net = ActionHeadNet(60, 12, (16, 16))
     obs, legal = sparse_inputs(np.random.default_rng(6), 40, 60, 12)
-    weights, biases, widths = pack_weights(layers_of(net))
+    weights, biases, widths = pack_weights(net.layer_arrays())
     data = {"obs": obs.tolist(), "legal": legal.tolist(), "weights": weights.tolist(),
             "biases": biases.tolist(), "widths": widths.tolist()}
     run = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], input=json.dumps(data),
