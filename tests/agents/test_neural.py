@@ -176,7 +176,8 @@ SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2p-distill-more": {"players": 2},
            "debertz-2p-distill-self": {"players": 2},
            "debertz-3p": {"players": 3},
-           "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {}}
+           "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {},
+           "barbu-distill-self": {}}
 SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
                    "barbu-beliefs": {}}
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
@@ -186,6 +187,7 @@ SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "debertz-3p": "debertz_3p_distill.yaml",
                    "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml",
                    "barbu-distill": "barbu_distill.yaml",
+                   "barbu-distill-self": "barbu_distill_self.yaml",
                    "debertz-2p-beliefs": "debertz_2p_beliefs.yaml",
                    "barbu-beliefs": "barbu_beliefs.yaml"}
 
