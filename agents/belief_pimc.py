@@ -12,6 +12,15 @@ directory), ``beta`` (how far to trust the beliefs: 0 draws as plain ``pimc``, 1
 network says), ``draws`` (candidate deals drawn per deal kept), ``ratio`` (weigh what the
 beliefs add to the hard constraints the draws follow, not the beliefs whole) and every
 ``pimc`` option.
+
+``pimc:net=NAME`` (with or without ``beliefs=``) also asks a playing network (a shipped
+checkpoint, a file or a run directory, as ``neural:checkpoint=``) for its card, and card
+play measures its gains against that card instead of the game's own reference: in Barbu
+the card the search keeps unless another beats it by ``margin`` standard errors (the
+heuristic's in plain ``pimc``), in Debertz the card taken among equal best values (the
+lowest id in plain ``pimc``). The search decides where its drawn deals tell cards apart;
+where they do not, the network, which learnt from whole games, does.
+
 It is a Python agent: the table hands it its games' observations with their engine rows,
 it runs the network once for the batch, then the compiled search for every row, drawing
 from each game's own generator, so its play does not depend on the batch.
@@ -41,13 +50,17 @@ OPTION_HELP = {
     "beliefs": "a belief network (cardsim train, algorithm beliefs): a shipped name, a "
                "checkpoint file or a training run directory; pimc then draws its deals as "
                "the network believes the unseen cards lie",
+    "net": "a playing network (as neural:checkpoint=): card play keeps its card unless "
+           "the search finds a better one (Barbu: by margin standard errors; Debertz: "
+           "among equal best values)",
     **{k: f"with beliefs: {o.doc} (default {o.default:g}, {o.allowed()})"
        for k, o in OPTIONS.items()},
 }
 
 
 class BeliefPIMC(Agent):
-    """pimc drawing its deals as a belief network believes the unseen cards lie."""
+    """pimc drawing its deals as a belief network believes the unseen cards lie, and/or
+    measuring card play against a playing network's card."""
 
     name = "pimc"
     games = ("debertz", "barbu")
@@ -59,7 +72,11 @@ class BeliefPIMC(Agent):
 
         options = dict(options or {})
         path = options.pop("beliefs", None)
-        if not isinstance(path, str) or not path:
+        net = options.pop("net", None)
+        if net is not None and (not isinstance(net, str) or not net):
+            raise InvalidConfigError("pimc option net= needs a playing network: a shipped "
+                                     "name, a checkpoint file or a training run directory")
+        if path is not None and (not isinstance(path, str) or not path):
             raise InvalidConfigError("pimc option beliefs= needs a belief network: a shipped "
                                      "name, a checkpoint file or a training run directory")
         mine = {}
@@ -77,7 +94,16 @@ class BeliefPIMC(Agent):
         # which makes this agent, is not imported back)
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
                                                                           options=options)
-        self.beliefs = load_beliefs(path, game)
+        self.beliefs = load_beliefs(path, game) if path else None
+        if self.beliefs is None:  # plain pimc's draws
+            if mine:
+                raise InvalidConfigError(f"pimc option {sorted(mine)[0]!r} weighs deals by "
+                                         f"a belief network: give beliefs=NAME too")
+            self.beta, self.draws, self.ratio = 0.0, 1, False
+        self.net = None
+        if net:
+            from agents.neural.agent import NeuralAgent
+            self.net = NeuralAgent(game, {"checkpoint": net})
         if self.ratio and self.beliefs.prior == "sampler":
             raise InvalidConfigError(f"pimc option ratio=1 divides beliefs by the sampler's "
                                      f"chances; {path} already gives beliefs over them "
@@ -85,15 +111,19 @@ class BeliefPIMC(Agent):
         self.path = path
         extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
         base = self.search.label
-        self._label = f"{base}{',' if ':' in base else ':'}beliefs={path}" + (
+        guides = ",".join(f"{k}={v}" for k, v in (("beliefs", path), ("net", net)) if v)
+        self._label = f"{base}{',' if ':' in base else ':'}{guides}" + (
             f",{extra}" if extra else "")
 
     def _default_label(self) -> str:
         return self._label
 
     def check_rules(self, rules) -> None:
-        """Refuse to play a rules variant the belief network was not trained for."""
-        self.beliefs.check_rules(rules)
+        """Refuse to play a rules variant the networks were not trained for."""
+        if self.beliefs is not None:
+            self.beliefs.check_rules(rules)
+        if self.net is not None:
+            self.net.check_rules(rules)
 
     def act(self, observations, legal_masks) -> np.ndarray:
         """Actions for the table's batch: the beliefs of every observation in one forward,
@@ -106,7 +136,12 @@ class BeliefPIMC(Agent):
             raise InvalidConfigError(f"agent {self.label!r} searches the engine rows the "
                                      f"table gives with its observations; seat it at the "
                                      f"table (tournament, simulate, the environments)")
-        logp = self.beliefs.log_places(np.asarray(observations, dtype=np.float32))
+        obs = np.asarray(observations, dtype=np.float32)
+        if self.beliefs is not None:
+            logp = self.beliefs.log_places(obs)
+        else:
+            logp = np.zeros((len(obs), 64, 4))
+        refs = None if self.net is None else self.net.act(obs, legal_masks)
         return belief_actions(engine.game, engine.states, engine.R, engine.rows,
                               self.search.params, logp, self.draws, self.beta, engine.rng,
-                              ratio=self.ratio)
+                              ratio=self.ratio, refs=refs)

@@ -13,10 +13,9 @@ cards of the belief of where the deal puts them (to the power ``beta``: 0 gives 
 likely deals are solved or played out more often, unlikely ones seldom or never. What is
 done with the kept deals is ``pimc``'s own (``agents/pimc_nb.py``): card play by solving,
 each card's values summed with the deal's multiplicity, the game's ``card_choice``; bids,
-the seven swap, Barbu's contract by play-outs. The decisions each game takes otherwise
-(``special_action``: Barbu's doubling) are ``pimc``'s, unweighted; Barbu's early tricks,
-valued by play-outs of drawn deals instead of solves (``plays_out_cards``), draw their deals
-by the beliefs as well.
+the seven swap, Barbu's contract by play-outs. Barbu's doubling (``weighed_special``) and
+its early tricks (``plays_out_cards``), valued by play-outs of drawn deals, draw their
+deals by the beliefs as well: a declarer's contract says much about the hand it holds.
 
 Beliefs are indexed by place relative to the seat to act: place 0 is the dead stock (a card
 of no hand), place k the seat k places after it.
@@ -35,10 +34,12 @@ from agents.pimc_nb import (
     reference_card,
     rollout_count,
     solve_options,
+    special_choice,
     solver_position,
     solver_table,
     solves,
     special_action,
+    weighed_special,
 )
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
@@ -180,22 +181,27 @@ def kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng, i):
+def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref, rng, i):
     """The action of ``pimc`` (options ``params``) in ``st`` with its deals drawn as the
-    beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them."""
+    beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them; in card
+    play the gains are measured against action ``ref`` (a network's card) where it is >= 0,
+    else against the game's ``reference_card``."""
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
     by_playouts = plays_out_cards(game, st, R, params)
-    if not by_playouts:
+    special_ref = -1 if by_playouts else weighed_special(game, st, R, params)
+    if not by_playouts and special_ref < 0:
         special = special_action(game, st, R, base, bits, params, rng, i)
         if special >= 0:
             return special
     me = turn(game, st)
-    card_play = by_playouts or solves(game, st, R)
-    if card_play and not by_playouts:
+    card_play = by_playouts or solves(game, st, R) or special_ref >= 0
+    if card_play and not by_playouts and special_ref < 0:
         kept = max(1, int(params[P_SAMPLES]))
     else:
         kept = rollout_count(game, params)
+        if special_ref >= 0:
+            kept = max(2, kept)  # a mean gain and its standard error
     helds = np.zeros((draws * kept, 4), dtype=np.int64)
     tries = np.zeros(draws * kept, dtype=np.int64)
     counts = np.zeros(draws * kept, dtype=np.int64)
@@ -212,14 +218,17 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
         solved = np.zeros(64, dtype=np.int64)
         squares = np.zeros(64, dtype=np.float64)
         tt = solver_table(game, st, R, params)
-        h = reference_card(game, st, R, base, bits)
+        if special_ref >= 0:
+            h = special_ref
+        else:
+            h = reference_card(game, st, R, base, bits) if ref < 0 else ref - base
         n = 0
         for k in range(m):
             if counts[k] == 0:
                 continue
             held[:] = helds[k]
             write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
-            if by_playouts:  # each card tried and the deal played out, as pimc does
+            if by_playouts or special_ref >= 0:  # each option played out, as pimc does
                 values[:] = 0.0
                 play_out_options(game, st, R, base, bits, me, deal, trial, values, rng, i)
             else:
@@ -236,6 +245,8 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
                 if h >= 0:
                     gain = values[c] - values[h]
                     squares[c] += counts[k] * gain * gain
+        if special_ref >= 0:
+            return base + special_choice(game, total, squares, n, bits, h)
         return base + card_choice(game, total, squares, n, bits, h, params)
     part = np.zeros(64, dtype=np.float64)
     for k in range(m):
@@ -250,7 +261,7 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, rng
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
-def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, rng,
+def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, refs, rng,
                        actions, counter, n_blocks):
     """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
     each row's action into ``actions``."""
@@ -262,21 +273,26 @@ def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, 
             st = states[g]
             base, bits = legal(game, st, R)
             actions[j] = belief_action(game, st, R, base, bits, params, logp[j], draws, beta,
-                                       ratio, rng, g)
+                                       ratio, refs[j], rng, g)
         b = next_block(counter)
 
 
-def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, ratio=False):
+def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, ratio=False,
+                   refs=None):
     """The actions of the rows ``rows`` of ``states`` (engine rows of game ``tag``, packed
     rules ``R``; generators ``rng[rows]``) for ``pimc`` options ``params``, each row's deals
     weighted by its beliefs ``logp[j]`` ((len(rows), 64, PLACES) log chances; ``ratio``:
     over the sampler's own chances, ``draw_weighted``). The rows are
-    shared among numba's threads; the actions do not depend on how."""
+    shared among numba's threads; the actions do not depend on how. ``refs``: each row's
+    reference action for card play (a network's greedy action; -1 or None: the game's
+    ``reference_card``)."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
+    refs = (np.full(rows.size, -1, dtype=np.int64) if refs is None
+            else np.ascontiguousarray(refs, dtype=np.int64))
     actions = np.zeros(rows.size, dtype=np.int64)
     if rows.size:
         run_workers(belief_rows_worker, tag, states, R, rows, params,
                     np.ascontiguousarray(logp, dtype=np.float64), int(draws), float(beta),
-                    bool(ratio), rng, actions, np.zeros(1, dtype=np.int64),
+                    bool(ratio), refs, rng, actions, np.zeros(1, dtype=np.int64),
                     max(1, min(rows.size, 256)))
     return actions

@@ -18,7 +18,10 @@ deal is always used); decisions then depend on the machine's speed.
 
 The game's pieces, in ``agents/<game>/pimc_nb.py`` (its options, what a result is worth, its
 special decisions): ``special_action`` (-1, or a decision the game takes otherwise: Barbu's
-early tricks by play-outs and its doubling), ``solves(st, R)`` (whether a decision is card
+early tricks by play-outs and its doubling), ``weighed_special`` and ``special_choice`` (a
+special decision that a search over weighted deals values by play-outs of its own deals,
+agents/belief_pimc_nb.py: the option kept unless another clearly gains, or -1; and the
+option from the totals), ``solves(st, R)`` (whether a decision is card
 play by solving, once ``special_action`` has passed), ``by_solving(st, R, params)`` (whether
 the agent with these options decides this position by solving, special actions
 included: what training labels with the solver, experiments/train/labels_nb.py),
@@ -48,6 +51,8 @@ P_MS = 2
 PIECES = "agents.{game}.pimc_nb"
 special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
 solves = game_piece(PIECES, "solves", "st, R")
+weighed_special = game_piece(PIECES, "weighed_special", "st, R, params")
+special_choice = game_piece(PIECES, "special_choice", "total, squares, n, bits, h")
 by_solving = game_piece(PIECES, "by_solving", "st, R, params")
 plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")

@@ -93,6 +93,25 @@ def special_action(st, R, base, bits, params, rng, i):
 
 
 @njit(cache=True, inline="always")
+def weighed_special(st, R, params):
+    """The decisions ``special_action`` takes by play-outs that a search over weighted deals
+    (``pimc:beliefs=``, agents/belief_pimc_nb.py) values over its own deals instead: doubling
+    by simulation. Returns the bit of the option kept unless another clearly gains (leaving
+    the pair: bit 0), else -1."""
+    if st[L.PHASE] == L.PH_DOUBLE and params[P_DOUBLING] != 0:
+        return 0
+    return -1
+
+
+@njit(cache=True, inline="always")
+def special_choice(total, squares, n, bits, h):
+    """The option of a ``weighed_special`` decision from its play-outs' totals: the double
+    or redouble only when its mean gain over leaving the pair (``h``) beats one standard
+    error, as ``double_by_rollouts``."""
+    return beyond_margin(total, squares, n, bits, h, 1.0)
+
+
+@njit(cache=True, inline="always")
 def solves(st, R):
     """Trick play is solved (Domino's card play is an option by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO

@@ -65,6 +65,19 @@ def special_action(st, R, base, bits, params, rng, i):
 
 
 @njit(cache=True, inline="always")
+def weighed_special(st, R, params):
+    """No special decision is valued over weighted deals (``special_action`` takes none that
+    draws deals)."""
+    return -1
+
+
+@njit(cache=True, inline="always")
+def special_choice(total, squares, n, bits, h):
+    """Not reached (``weighed_special`` is always -1): the best total."""
+    return best_of(total, bits)
+
+
+@njit(cache=True, inline="always")
 def solves(st, R):
     """Card play is decided by solving (bids and the seven swap by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY
@@ -145,8 +158,15 @@ def reference_card(st, R, base, bits):
 
 @njit(cache=True, inline="always")
 def card_choice(total, squares, n, bits, h, params):
-    """The card with the best mean value (the lowest id among equals)."""
-    return best_of(total, bits)
+    """The card with the best mean value: among equals the reference card ``h`` where there
+    is one (a network's card, ``pimc:net=``), else the lowest id. Equal values are common:
+    the low cards of a suit often win or lose alike on every drawn deal."""
+    if h < 0:
+        return best_of(total, bits)
+    total[h] += 0.5  # totals are sums of whole points: this only breaks ties
+    best = best_of(total, bits)
+    total[h] -= 0.5
+    return best
 
 
 @njit(cache=True, inline="always")

@@ -278,3 +278,128 @@ def test_bad_belief_options_are_clear_errors(tmp_path):
         make_agent(f"pimc:beliefs={player}", "debertz")
     with pytest.raises(CheckpointError, match="other rules"):
         make_agent(f"pimc:beliefs={path}", "debertz").check_rules(DebertzRules(players=3))
+
+
+def player_file(tmp_path, game, rules, seed=0):
+    """An untrained playing network's checkpoint (its greedy cards are arbitrary)."""
+    torch.manual_seed(seed)
+    g = games.get(game)
+    path = tmp_path / f"{game}-player.pt"
+    path.write_bytes(checkpoint_bytes(ActionHeadNet(g.obs_size, g.num_actions, (16,)), game,
+                                      rules, "dmc"))
+    return path
+
+
+def test_a_networks_card_is_barbus_reference_card():
+    """``pimc:net=``: the gains of Barbu's early tricks are measured against the network's
+    card, not the heuristic's; with a margin no gain beats, the network's card is played."""
+    from agents.belief_pimc_nb import belief_actions
+    from cardsim.barbu.engine_nb import legal_mask
+    from experiments.bench_search import barbu_positions
+
+    rules = BarbuRules()
+    R, states = barbu_positions(rules, 12, 0, 5, seed=3)
+    states = np.array(states)
+    params = make_agent("pimc:rollouts=8,margin=100", "barbu").params
+    rows = np.arange(len(states))
+    tag = games.get("barbu").tag
+    logp = np.zeros((len(states), 64, PLACES))
+    rng = np.array([rng_nb.stream(9, g, 0) for g in rows], dtype=np.uint64)
+    plain = belief_actions(tag, states, R, rows, params, logp, 1, 0.0, rng.copy())
+    refs = np.empty(len(states), dtype=np.int64)
+    for j, st in enumerate(states):  # each row's last legal card: not the heuristic's
+        base, bits = legal_mask(st, R)
+        refs[j] = base + int(bits).bit_length() - 1
+    guided = belief_actions(tag, states, R, rows, params, logp, 1, 0.0, rng.copy(), refs=refs)
+    assert np.array_equal(guided, refs)
+    assert not np.array_equal(plain, refs)
+
+
+def test_debertz_ties_go_to_the_reference_card():
+    from agents.debertz.pimc_nb import card_choice
+
+    params = np.zeros(16)
+    total = np.zeros(64)
+    total[[3, 5, 9]] = [10.0, 10.0, 4.0]
+    bits = 1 << 3 | 1 << 5 | 1 << 9
+    squares = np.zeros(64)
+    assert card_choice(total, squares, 1, bits, -1, params) == 3  # the lowest id
+    assert card_choice(total, squares, 1, bits, 5, params) == 5   # the reference among equals
+    assert card_choice(total, squares, 1, bits, 9, params) == 3   # never a worse card
+    assert total[9] == 4.0 and total[5] == 10.0                  # totals left as they were
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+@pytest.mark.parametrize("with_beliefs", [False, True])
+def test_network_guided_search_plays_legally_and_repeats(game, with_beliefs, tmp_path):
+    """``pimc:net=`` (and with ``beliefs=`` as well) at the table, which refuses an illegal
+    action, in every phase of both games; the same results on one thread and two."""
+    rules = DebertzRules(players=2) if game == "debertz" else BarbuRules()
+    net = player_file(tmp_path, game, rules)
+    quick = "samples=2,rollouts=2" + (",nodes=300" if game == "barbu" else "")
+    spec = f"pimc:net={net},{quick}"
+    if with_beliefs:
+        spec += f",beliefs={belief_file(tmp_path, game, rules)}"
+    agent = make_agent(spec, game)
+    assert f"net={net}" in agent.label and ("beliefs=" in agent.label) == with_beliefs
+    kw = {"deals": 7, "seed": 11, "by_contract": True} if game == "barbu" else {"deals": 6, "seed": 11}
+    runs = [Tournament(game, rules, [spec, "pimc:" + quick], **kw).run(n_threads=t)
+            for t in (1, 2)]
+    assert runs[0]["pairings"] == runs[1]["pairings"]
+
+
+def test_bad_network_options_are_clear_errors(tmp_path):
+    rules = DebertzRules(players=2)
+    beliefs = belief_file(tmp_path, "debertz", rules)
+    with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
+        make_agent(f"pimc:net={beliefs}", "debertz")
+    with pytest.raises(CheckpointError, match="other rules"):
+        make_agent(f"pimc:net={player_file(tmp_path, 'debertz', rules)}",
+                   "debertz").check_rules(DebertzRules(players=3))
+    with pytest.raises(InvalidConfigError, match="beta"):  # no beliefs: nothing to weigh
+        make_agent(f"pimc:net={player_file(tmp_path, 'debertz', rules)},beta=1", "debertz")
+
+
+def barbu_doubling_positions(count, contract=3):
+    """The first doubling decision (B6) of ``count`` Barbu deals, the contract forced."""
+    from cardsim.barbu import actions as BA
+    from cardsim.barbu import engine_nb as BE
+    from cardsim.barbu import layout as BL
+
+    rules = BarbuRules()
+    R = rules.pack()
+    out = []
+    for g in range(count):
+        st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+        BE.init_game(st, R, 5, g)
+        BE.step(st, R, BA.CONTRACT + contract)
+        while st[BL.PHASE] != BL.PH_DOUBLE:
+            base, bits = BE.legal_mask(st, R)
+            BE.step(st, R, base + (int(bits) & -int(bits)).bit_length() - 1)
+        out.append(st.copy())
+    return R, np.array(out)
+
+
+def test_barbu_doubling_draws_its_play_outs_by_the_beliefs():
+    """B6: doubling by simulation plays out deals drawn by the beliefs as well (a declarer's
+    contract tells where its cards lie): beliefs that each hidden card lies with one chosen
+    seat change some doubles against even beliefs; the same beliefs give the same answers."""
+    from agents.belief_pimc_nb import belief_actions
+
+    R, states = barbu_doubling_positions(24)
+    params = make_agent("pimc:rollouts=24", "barbu").params
+    rows = np.arange(len(states))
+    even = np.full((len(states), 64, PLACES), np.log(1 / 3))
+    even[..., 0] = np.log(1e-12)
+    skewed = even.copy()
+    for c in range(52):
+        skewed[:, c, 1:] = np.log(1e-6)
+        skewed[:, c, c % 3 + 1] = 0.0
+    tag = games.get("barbu").tag
+
+    def act(logp):
+        rng = np.array([rng_nb.stream(9, g, 0) for g in rows], dtype=np.uint64)
+        return belief_actions(tag, states, R, rows, params, logp, 4, 1.0, rng)
+
+    assert np.array_equal(act(skewed), act(skewed))
+    assert not np.array_equal(act(even), act(skewed))
