@@ -129,7 +129,7 @@ class BeliefPIMC(Agent):
         """Actions for the table's batch: the beliefs of every observation in one forward,
         then the compiled search of each game's engine row (``legal_masks`` is not needed:
         the search only ever returns a legal action)."""
-        from agents.belief_pimc_nb import belief_actions
+        from agents.belief_pimc_nb import PLACES, belief_actions
 
         engine = getattr(observations, "engine", None)
         if engine is None:
@@ -140,7 +140,7 @@ class BeliefPIMC(Agent):
         if self.beliefs is not None:
             logp = self.beliefs.log_places(obs)
         else:
-            logp = np.zeros((len(obs), 64, 4))
+            logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
         refs = None if self.net is None else self.net.act(obs, legal_masks)
         return belief_actions(engine.game, engine.states, engine.R, engine.rows,
                               self.search.params, logp, self.draws, self.beta, engine.rng,

@@ -188,15 +188,17 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
     else against the game's ``reference_card``."""
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
-    by_playouts = plays_out_cards(game, st, R, params)
-    special_ref = -1 if by_playouts else weighed_special(game, st, R, params)
-    if not by_playouts and special_ref < 0:
+    # Barbu's doubling and early tricks: options played out on the kept deals, their gains
+    # measured against a reference option
+    special_ref = weighed_special(game, st, R, params)
+    by_playouts = special_ref >= 0 or plays_out_cards(game, st, R, params)
+    if not by_playouts:
         special = special_action(game, st, R, base, bits, params, rng, i)
         if special >= 0:
             return special
     me = turn(game, st)
-    card_play = by_playouts or solves(game, st, R) or special_ref >= 0
-    if card_play and not by_playouts and special_ref < 0:
+    card_play = by_playouts or solves(game, st, R)
+    if card_play and not by_playouts:
         kept = max(1, int(params[P_SAMPLES]))
     else:
         kept = rollout_count(game, params)
@@ -220,15 +222,17 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
         tt = solver_table(game, st, R, params)
         if special_ref >= 0:
             h = special_ref
+        elif ref >= 0:
+            h = ref - base
         else:
-            h = reference_card(game, st, R, base, bits) if ref < 0 else ref - base
+            h = reference_card(game, st, R, base, bits)
         n = 0
         for k in range(m):
             if counts[k] == 0:
                 continue
             held[:] = helds[k]
             write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
-            if by_playouts or special_ref >= 0:  # each option played out, as pimc does
+            if by_playouts:  # each option tried and the deal played out, as pimc does
                 values[:] = 0.0
                 play_out_options(game, st, R, base, bits, me, deal, trial, values, rng, i)
             else:

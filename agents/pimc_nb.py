@@ -153,6 +153,16 @@ def play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i):
 
 
 @njit(cache=True)
+def best_of_preferring(total, mask, h):
+    """``best_of``, with bit ``h`` taken among equal totals (totals are sums of whole points
+    or deal scores, so half a point only breaks ties); ``total`` is left as it was."""
+    total[h] += 0.5
+    best = best_of(total, mask)
+    total[h] -= 0.5
+    return best
+
+
+@njit(cache=True)
 def best_of(total, mask):
     """The bit of ``mask`` with the highest total (the lowest among equals)."""
     best = -1

@@ -150,7 +150,8 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
-    if name == "pimc" and ("beliefs" in options or "net" in options):  # pimc drawing deals by a belief network
+    # pimc drawing deals by a belief network and/or keeping a playing network's card
+    if name == "pimc" and ("beliefs" in options or "net" in options):
         from agents.belief_pimc import BeliefPIMC
 
         return _labelled(BeliefPIMC(game, options), label, spec)

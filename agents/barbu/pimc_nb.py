@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit
 
 from agents.barbu.heuristic_nb import DEFAULT_PARAMS, heuristic_action
-from agents.pimc_nb import best_of, pimc_action
+from agents.pimc_nb import best_of_preferring, pimc_action
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
@@ -199,9 +199,7 @@ def beyond_margin(total, squares, n, mask, h, margin):
     by deal) beats ``margin`` standard errors."""
     # equal values are common (all cards lose the same against three opponents playing
     # together): the heuristic's card is taken among them
-    total[h] += 0.5
-    best = best_of(total, mask)
-    total[h] -= 0.5
+    best = best_of_preferring(total, mask, h)
     if margin > 0 and best != h:
         if n < 2:
             return h

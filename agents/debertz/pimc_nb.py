@@ -31,7 +31,7 @@ not reproducible.
 from numba import njit
 
 from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
-from agents.pimc_nb import best_of, pimc_action
+from agents.pimc_nb import best_of, best_of_preferring, pimc_action
 from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
 from cardsim.debertz.engine_nb import legal_mask, side_of
@@ -161,12 +161,7 @@ def card_choice(total, squares, n, bits, h, params):
     """The card with the best mean value: among equals the reference card ``h`` where there
     is one (a network's card, ``pimc:net=``), else the lowest id. Equal values are common:
     the low cards of a suit often win or lose alike on every drawn deal."""
-    if h < 0:
-        return best_of(total, bits)
-    total[h] += 0.5  # totals are sums of whole points: this only breaks ties
-    best = best_of(total, bits)
-    total[h] -= 0.5
-    return best
+    return best_of(total, bits) if h < 0 else best_of_preferring(total, bits, h)
 
 
 @njit(cache=True, inline="always")

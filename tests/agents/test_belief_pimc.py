@@ -36,6 +36,16 @@ def belief_file(tmp_path, game, rules, hidden=(16,), seed=0):
     return path
 
 
+def player_file(tmp_path, game, rules, seed=0):
+    """An untrained playing network's checkpoint (its greedy cards are arbitrary)."""
+    torch.manual_seed(seed)
+    g = games.get(game)
+    path = tmp_path / f"{game}-player.pt"
+    path.write_bytes(checkpoint_bytes(ActionHeadNet(g.obs_size, g.num_actions, (16,)), game,
+                                      rules, "dmc"))
+    return path
+
+
 def test_systematic_resampling_keeps_each_candidate_floor_or_ceil_of_its_share():
     weights = np.array([0.5, 0.0, 2.0, 1.0, 0.5])
     counts = np.zeros(5, dtype=np.int64)
@@ -215,6 +225,18 @@ def test_the_samplers_chances_of_each_row_and_a_network_learnt_over_them(tmp_pat
     make_agent(f"pimc:beliefs={path}", "barbu")
 
 
+def even_and_skewed_beliefs(n):
+    """Barbu beliefs for ``n`` positions: every hidden card evenly among the three other
+    seats, and every card c nearly surely c % 3 + 1 seats on."""
+    even = np.full((n, 64, PLACES), np.log(1 / 3))
+    even[..., 0] = np.log(1e-12)
+    skewed = even.copy()
+    for c in range(52):
+        skewed[:, c, 1:] = np.log(1e-6)
+        skewed[:, c, c % 3 + 1] = 0.0
+    return even, skewed
+
+
 def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
     """Barbu's early tricks are valued by play-outs, not solves: their deals follow the
     beliefs too. Beliefs that each hidden card lies with one chosen seat change some cards
@@ -229,12 +251,7 @@ def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
     params = make_agent("pimc:rollouts=24,margin=0", "barbu").params
     assert all(plays_out_cards(st, R, params) for st in states)
     rows = np.arange(len(states))
-    even = np.full((len(states), 64, PLACES), np.log(1 / 3))
-    even[..., 0] = np.log(1e-12)
-    skewed = even.copy()
-    for c in range(52):  # card c believed, nearly surely, to lie c % 3 + 1 seats on
-        skewed[:, c, 1:] = np.log(1e-6)
-        skewed[:, c, c % 3 + 1] = 0.0
+    even, skewed = even_and_skewed_beliefs(len(states))
     tag = games.get("barbu").tag
 
     def act(logp):
@@ -246,16 +263,23 @@ def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
-def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, tmp_path):
+@pytest.mark.parametrize("guides", ["beliefs", "net", "beliefs+net"])
+def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, guides, tmp_path):
     """Seated at the table (which refuses an illegal action) for every phase: Debertz bids,
     the seven swap and card play; Barbu's seven contracts (by_contract), doubling, trump and
-    Domino. A second run with another thread count gives the same results."""
+    Domino; guided by a belief network, a playing network (``net=``) or both. A second run
+    with another thread count gives the same results."""
     rules = DebertzRules(players=2) if game == "debertz" else BarbuRules()
-    path = belief_file(tmp_path, game, rules)
     quick = "samples=2,rollouts=2" + (",nodes=300" if game == "barbu" else "")
-    spec = f"pimc:beliefs={path},{quick},draws=3"
+    spec = f"pimc:{quick}"
+    if "beliefs" in guides:
+        spec += f",beliefs={belief_file(tmp_path, game, rules)},draws=3"
+    if "net" in guides:
+        spec += f",net={player_file(tmp_path, game, rules)}"
     agent = make_agent(spec, game)
-    assert agent.label.startswith("pimc:") and "beliefs=" in agent.label
+    assert agent.label.startswith("pimc:")
+    assert ("beliefs=" in agent.label) == ("beliefs" in guides)
+    assert ("net=" in agent.label) == ("net" in guides)
     kw = {"deals": 7, "seed": 11, "by_contract": True} if game == "barbu" else {"deals": 6, "seed": 11}
     runs = [Tournament(game, rules, [spec, "heuristic"], **kw).run(n_threads=t)
             for t in (1, 2)]
@@ -278,16 +302,6 @@ def test_bad_belief_options_are_clear_errors(tmp_path):
         make_agent(f"pimc:beliefs={player}", "debertz")
     with pytest.raises(CheckpointError, match="other rules"):
         make_agent(f"pimc:beliefs={path}", "debertz").check_rules(DebertzRules(players=3))
-
-
-def player_file(tmp_path, game, rules, seed=0):
-    """An untrained playing network's checkpoint (its greedy cards are arbitrary)."""
-    torch.manual_seed(seed)
-    g = games.get(game)
-    path = tmp_path / f"{game}-player.pt"
-    path.write_bytes(checkpoint_bytes(ActionHeadNet(g.obs_size, g.num_actions, (16,)), game,
-                                      rules, "dmc"))
-    return path
 
 
 def test_a_networks_card_is_barbus_reference_card():
@@ -327,25 +341,6 @@ def test_debertz_ties_go_to_the_reference_card():
     assert card_choice(total, squares, 1, bits, 5, params) == 5   # the reference among equals
     assert card_choice(total, squares, 1, bits, 9, params) == 3   # never a worse card
     assert total[9] == 4.0 and total[5] == 10.0                  # totals left as they were
-
-
-@pytest.mark.parametrize("game", ["debertz", "barbu"])
-@pytest.mark.parametrize("with_beliefs", [False, True])
-def test_network_guided_search_plays_legally_and_repeats(game, with_beliefs, tmp_path):
-    """``pimc:net=`` (and with ``beliefs=`` as well) at the table, which refuses an illegal
-    action, in every phase of both games; the same results on one thread and two."""
-    rules = DebertzRules(players=2) if game == "debertz" else BarbuRules()
-    net = player_file(tmp_path, game, rules)
-    quick = "samples=2,rollouts=2" + (",nodes=300" if game == "barbu" else "")
-    spec = f"pimc:net={net},{quick}"
-    if with_beliefs:
-        spec += f",beliefs={belief_file(tmp_path, game, rules)}"
-    agent = make_agent(spec, game)
-    assert f"net={net}" in agent.label and ("beliefs=" in agent.label) == with_beliefs
-    kw = {"deals": 7, "seed": 11, "by_contract": True} if game == "barbu" else {"deals": 6, "seed": 11}
-    runs = [Tournament(game, rules, [spec, "pimc:" + quick], **kw).run(n_threads=t)
-            for t in (1, 2)]
-    assert runs[0]["pairings"] == runs[1]["pairings"]
 
 
 def test_bad_network_options_are_clear_errors(tmp_path):
@@ -389,12 +384,7 @@ def test_barbu_doubling_draws_its_play_outs_by_the_beliefs():
     R, states = barbu_doubling_positions(24)
     params = make_agent("pimc:rollouts=24", "barbu").params
     rows = np.arange(len(states))
-    even = np.full((len(states), 64, PLACES), np.log(1 / 3))
-    even[..., 0] = np.log(1e-12)
-    skewed = even.copy()
-    for c in range(52):
-        skewed[:, c, 1:] = np.log(1e-6)
-        skewed[:, c, c % 3 + 1] = 0.0
+    even, skewed = even_and_skewed_beliefs(len(states))
     tag = games.get("barbu").tag
 
     def act(logp):
