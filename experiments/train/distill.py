@@ -43,15 +43,19 @@ class DistillArgs(DMCArgs):
     samples: int = 0      # 0: label with the actual deal; k: mean over k deals drawn as pimc
     search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
+    level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
 
     def check(self) -> None:
-        """DMC's checks, and ``samples`` and ``rollouts`` within 0..4096; raises
-        ``InvalidConfigError`` naming the argument."""
+        """DMC's checks, ``samples`` and ``rollouts`` within 0..4096 and ``level_weight``
+        within [0, 1]; raises ``InvalidConfigError`` naming the argument."""
         super().check()
         for key in ("samples", "rollouts"):
             if not 0 <= getattr(self, key) <= 4096:
                 raise InvalidConfigError(f"{key} must be in 0..4096, got "
                                          f"{getattr(self, key)}")
+        if not 0.0 <= self.level_weight <= 1.0:
+            raise InvalidConfigError(f"level_weight must be in [0, 1], got "
+                                     f"{self.level_weight}")
 
 
 def search_agent(game: str, options: str):
@@ -98,7 +102,14 @@ class Distill(DMC):
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal
-        card, the others' played action towards the return; the loss before the step."""
+        card, the others' played action towards the return; the loss before the step.
+
+        A labelled decision's mean squared error is its level error (the mean of Q over the
+        labelled actions less the labels' mean, squared) plus the mean squared error of the
+        differences about those means. Only the differences decide the play; the level
+        carries the noise of everything the seat cannot see (the whole deal's score, where
+        one card changes a few points), so ``level_weight`` < 1 lowers its share of the
+        gradient; 1 (the default) is the plain mean squared error."""
         obs = torch.from_numpy(s.obs).to(self.device)
         labels = torch.from_numpy(s.extra).to(self.device)
         q = self.net(obs)
@@ -106,8 +117,16 @@ class Distill(DMC):
         labelled = known.any(dim=1)
         per_row = torch.empty(len(q), device=self.device)
         if labelled.any():
-            err = torch.where(known, q - labels.nan_to_num(), torch.zeros_like(q))
-            per_row[labelled] = (err[labelled] ** 2).sum(1) / known[labelled].sum(1)
+            err = torch.where(known, q - labels.nan_to_num(), torch.zeros_like(q))[labelled]
+            count = known[labelled].sum(1)
+            if self.args.level_weight == 1.0:
+                per_row[labelled] = (err ** 2).sum(1) / count
+            else:
+                level = err.sum(1) / count
+                spread = torch.where(known[labelled], err - level[:, None],
+                                     torch.zeros_like(err))
+                per_row[labelled] = ((spread ** 2).sum(1) / count
+                                     + self.args.level_weight * level ** 2)
         rest = ~labelled
         if rest.any():
             action = torch.from_numpy(s.action).to(self.device)[rest]

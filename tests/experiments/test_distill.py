@@ -105,6 +105,58 @@ def test_distill_fits_labels_and_returns():
     assert np.abs(fitted - q).mean() < 0.1 * np.abs(q).mean()
 
 
+def level_problem(rng, w, shift):
+    """A batch whose labels are a linear Q plus a shift common to each row's actions (the
+    noise of what the seat cannot see) of scale ``shift``."""
+    obs = rng.random((512, 20), dtype=np.float32)
+    q = obs @ w
+    legal = rng.random((512, 5)) < 0.6
+    legal[:, :2] = True
+    noise = shift * rng.normal(size=(512, 1)).astype(np.float32)
+    labels = np.where(legal, q + noise, np.nan).astype(np.float32)
+    return obs, q, legal, Samples(obs, legal, np.zeros(512, dtype=np.int64), q[:, 0], labels)
+
+
+def centred(values, legal):
+    mean = np.where(legal, values, 0).sum(1, keepdims=True) / legal.sum(1, keepdims=True)
+    return np.where(legal, values - mean, 0)
+
+
+def test_level_weight_zero_fits_the_differences_through_a_noisy_level():
+    # Each row's labels carry a common shift 30 times the spread of the values: with
+    # level_weight 0 the loss ignores it (a shifted batch has the same loss) and the network
+    # still learns the differences between the actions; 1 is the plain mean squared error.
+    torch.manual_seed(0)
+    rng = np.random.default_rng(1)
+    w = rng.normal(size=(20, 5)).astype(np.float32)
+    net = ActionHeadNet(20, 5, (64,))
+    state = {k: v.clone() for k, v in net.state_dict().items()}
+    obs, q, legal, s = level_problem(rng, w, 0.0)
+    shifted = Samples(s.obs, s.legal, s.action, s.ret, s.extra + 100.0)
+
+    def first_loss(level_weight, samples):
+        net.load_state_dict(state)
+        return Distill(net, DistillArgs(level_weight=level_weight),
+                       torch.device("cpu")).learn(samples)
+
+    assert first_loss(0.0, shifted) == pytest.approx(first_loss(0.0, s), rel=1e-4)
+    assert first_loss(1.0, shifted) > 100 * first_loss(0.0, s)   # the level in full at 1
+    assert first_loss(0.5, shifted) == pytest.approx(
+        (first_loss(1.0, shifted) + first_loss(0.0, shifted)) / 2, rel=1e-4)
+
+    torch.manual_seed(0)
+    net = ActionHeadNet(20, 5, (64,))
+    algo = Distill(net, DistillArgs(learning_rate=0.003, level_weight=0.0),
+                   torch.device("cpu"))
+    for _ in range(300):
+        obs, q, legal, s = level_problem(rng, w, 30.0)
+        algo.learn(s)
+    with torch.no_grad():
+        fitted = net(torch.from_numpy(obs)).numpy()
+    err = np.abs(centred(fitted, legal) - centred(q, legal))[legal].mean()
+    assert err < 0.1 * np.abs(centred(q, legal))[legal].mean()
+
+
 def test_bad_distill_arguments_are_refused(tmp_path):
     import yaml
 
@@ -113,6 +165,8 @@ def test_bad_distill_arguments_are_refused(tmp_path):
 
     with pytest.raises(InvalidConfigError, match="samples must be in 0..4096"):
         DistillArgs(samples=-1).check()
+    with pytest.raises(InvalidConfigError, match=r"level_weight must be in \[0, 1\], got 2"):
+        DistillArgs(level_weight=2).check()
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(dict(name="t", game="debertz", algorithm="distill",
                                         args={"search": "nodes=-3"})))
