@@ -117,14 +117,14 @@ class Distill(DMC):
         labelled = known.any(dim=1)
         per_row = torch.empty(len(q), device=self.device)
         if labelled.any():
-            err = torch.where(known, q - labels.nan_to_num(), torch.zeros_like(q))[labelled]
-            count = known[labelled].sum(1)
+            mask = known[labelled]
+            err = torch.where(mask, q[labelled] - labels[labelled].nan_to_num(), 0.0)
+            count = mask.sum(1)
             if self.args.level_weight == 1.0:
                 per_row[labelled] = (err ** 2).sum(1) / count
             else:
                 level = err.sum(1) / count
-                spread = torch.where(known[labelled], err - level[:, None],
-                                     torch.zeros_like(err))
+                spread = torch.where(mask, err - level[:, None], 0.0)
                 per_row[labelled] = ((spread ** 2).sum(1) / count
                                      + self.args.level_weight * level ** 2)
         rest = ~labelled
