@@ -179,7 +179,8 @@ SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2p-distill-anneal": {"players": 2},
            "debertz-3p": {"players": 3},
            "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {},
-           "barbu-distill-self": {}, "barbu-distill-level": {}}
+           "barbu-distill-self": {}, "barbu-distill-level": {},
+           "barbu-distill-anneal": {}}
 SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
                    "barbu-beliefs": {}}
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
@@ -193,6 +194,7 @@ SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "barbu-distill": "barbu_distill.yaml",
                    "barbu-distill-self": "barbu_distill_self.yaml",
                    "barbu-distill-level": "barbu_distill_level.yaml",
+                   "barbu-distill-anneal": "barbu_distill_anneal.yaml",
                    "debertz-2p-beliefs": "debertz_2p_beliefs.yaml",
                    "barbu-beliefs": "barbu_beliefs.yaml"}
 
