@@ -67,6 +67,54 @@ class ActionHeadNet(nn.Module):
         return cls(spec["obs_size"], spec["num_actions"], spec["hidden"], spec["value_head"])
 
 
+def grown(net: ActionHeadNet, hidden) -> ActionHeadNet:
+    """A larger network computing exactly what ``net`` computes: its layers widened to
+    ``hidden`` and, where ``hidden`` is longer, identity layers appended at the end of the
+    trunk. It lets a run continue a trained network with more capacity (``init`` with a
+    larger ``hidden``) instead of starting one from scratch.
+
+    The old units keep their weights and read nothing from the new ones (zero weights); the
+    new units get a fresh layer's random weights from every unit below, so they compute
+    something from the start, and their weights into the old units above and into the heads
+    are zero, so the outputs do not change. An appended layer copies the live units below
+    through an identity (their outputs are ReLU's, never negative, so ReLU keeps them).
+    Raises ``ValueError`` where ``hidden`` is not such a growth: fewer layers, a layer
+    narrower than the one it grows, or an appended layer narrower than the live units below.
+    """
+    old = list(net.hidden)
+    new = [int(h) for h in hidden]
+    if len(new) < len(old) or any(n < o for n, o in zip(new, old)):
+        raise ValueError(f"hidden {new} does not grow {old}: the same layers or more, each at "
+                         f"least as wide as the one it grows")
+    live = old[-1] if old else net.obs_size  # old units reaching the heads
+    for i in range(len(old), len(new)):
+        if new[i] < live:
+            raise ValueError(f"hidden {new} does not grow {old}: an appended layer needs at "
+                             f"least {live} units to carry the ones below, got {new[i]}")
+    out = ActionHeadNet(net.obs_size, net.num_actions, new, value_head=net.value_out is not None)
+    old_linear = [m for m in net.trunk if isinstance(m, nn.Linear)]
+    new_linear = [m for m in out.trunk if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        k_in = net.obs_size  # live units of the layer below (the observation: all of it)
+        for i, layer in enumerate(new_linear):
+            k_out = old[i] if i < len(old) else live
+            layer.weight[:k_out].zero_()
+            layer.bias[:k_out].zero_()
+            if i < len(old):
+                layer.weight[:k_out, :k_in] = old_linear[i].weight
+                layer.bias[:k_out] = old_linear[i].bias
+            else:
+                layer.weight[:k_out, :k_in] = torch.eye(k_out, k_in)
+            k_in = k_out
+        for old_head, new_head in ((net.actions, out.actions), (net.value_out, out.value_out)):
+            if old_head is None:
+                continue
+            new_head.weight.zero_()
+            new_head.weight[:, :k_in] = old_head.weight
+            new_head.bias[:] = old_head.bias
+    return out
+
+
 def masked(outputs: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     """Action outputs with illegal actions at -inf (argmax and softmax then skip them)."""
     return outputs.masked_fill(~legal, float("-inf"))

@@ -241,17 +241,26 @@ def _validate(data: Any) -> TrainConfig:
 
 def init_network(cfg: TrainConfig):
     """The network of checkpoint ``init`` (a path or a shipped name), checked against the
-    run's game, rules and network (``hidden``, and the value head of the algorithm)."""
+    run's game, rules and network (the value head of the algorithm); a ``hidden`` larger than
+    the checkpoint's grows it (``agents.neural.network.grown``: the same outputs, room to
+    learn more), any other difference is refused."""
     from agents.neural.checkpoint import load_checkpoint
     from agents.neural.shipped import checkpoint_path
     from cardsim.errors import CheckpointError
 
+    from agents.neural.network import grown
+
     net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, cfg.make_rules())["net"]
     value_head = algorithm_class(cfg.algorithm).value_head
-    if list(net.hidden) != list(cfg.hidden) or (net.value_out is not None) != value_head:
+    if (net.value_out is not None) != value_head:
         raise CheckpointError(
             f"checkpoint {cfg.init} holds a network {net.spec()}, but this run trains one "
             f"with hidden {list(cfg.hidden)} and value_head {value_head}")
+    if list(net.hidden) != list(cfg.hidden):
+        try:  # a larger hidden grows the network, computing what it computed
+            net = grown(net, cfg.hidden)
+        except ValueError as e:
+            raise CheckpointError(f"checkpoint {cfg.init} holds a network {net.spec()}: {e}")
     return net
 
 

@@ -464,6 +464,26 @@ def test_init_starts_from_a_checkpoints_network_and_refuses_another(tmp_path):
             load_config(bad)
 
 
+def test_init_with_a_larger_hidden_grows_the_checkpoints_network(tmp_path):
+    from experiments.train.loop import Trainer
+
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="dmc",
+                eval_opponents=["random"])
+    run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1), tmp_path / "runs")
+    saved = run_dir / "checkpoints" / "latest.pt"
+    config = tiny_config(tmp_path, {**base, "algorithm": "distill"}, init=str(saved),
+                         hidden=[48, 32])
+    trainer = Trainer(tmp_path, load_config(config), torch.device("cpu"))
+    start = load_checkpoint(saved)["net"]
+    assert trainer.net.hidden == (48, 32)
+    obs = torch.rand(100, start.obs_size) * (torch.rand(100, start.obs_size) < 0.1)
+    with torch.no_grad():
+        assert torch.allclose(trainer.net(obs), start(obs), atol=1e-5)
+    bad = tiny_config(tmp_path, base, init=str(saved), hidden=[32, 16])
+    with pytest.raises(InvalidConfigError, match="config key 'init'.*at least 32 units"):
+        load_config(bad)
+
+
 def test_resume_check_leaves_where_a_run_trains_free():
     from experiments.train.config import config_from_dict
     from experiments.train.loop import check_resume
