@@ -48,11 +48,15 @@ class ActionHeadNet(nn.Module):
         z = self.trunk(obs)
         return self.actions(z), self.value_out(z).squeeze(-1)
 
+    def trunk_layers(self) -> list:
+        """The trunk's linear layers, input side first (the ReLUs between them left out)."""
+        return [m for m in self.trunk if isinstance(m, nn.Linear)]
+
     def layer_arrays(self) -> list:
         """The (weight, bias) numpy arrays of the trunk's layers and then the action head, each
         weight (outputs, inputs) as torch keeps it: what the compiled forward is packed from
         (``agents.neural.forward_nb.pack_weights``)."""
-        linear = [m for m in self.trunk if isinstance(m, nn.Linear)] + [self.actions]
+        linear = self.trunk_layers() + [self.actions]
         return [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linear]
 
     def spec(self) -> dict:
@@ -92,17 +96,16 @@ def grown(net: ActionHeadNet, hidden) -> ActionHeadNet:
             raise ValueError(f"hidden {new} does not grow {old}: an appended layer needs at "
                              f"least {live} units to carry the ones below, got {new[i]}")
     out = ActionHeadNet(net.obs_size, net.num_actions, new, value_head=net.value_out is not None)
-    old_linear = [m for m in net.trunk if isinstance(m, nn.Linear)]
-    new_linear = [m for m in out.trunk if isinstance(m, nn.Linear)]
+    old_layers = net.trunk_layers()
     with torch.no_grad():
         k_in = net.obs_size  # live units of the layer below (the observation: all of it)
-        for i, layer in enumerate(new_linear):
+        for i, layer in enumerate(out.trunk_layers()):
             k_out = old[i] if i < len(old) else live
             layer.weight[:k_out].zero_()
             layer.bias[:k_out].zero_()
             if i < len(old):
-                layer.weight[:k_out, :k_in] = old_linear[i].weight
-                layer.bias[:k_out] = old_linear[i].bias
+                layer.weight[:k_out, :k_in] = old_layers[i].weight
+                layer.bias[:k_out] = old_layers[i].bias
             else:
                 layer.weight[:k_out, :k_in] = torch.eye(k_out, k_in)
             k_in = k_out

@@ -245,10 +245,9 @@ def init_network(cfg: TrainConfig):
     the checkpoint's grows it (``agents.neural.network.grown``: the same outputs, room to
     learn more), any other difference is refused."""
     from agents.neural.checkpoint import load_checkpoint
+    from agents.neural.network import grown
     from agents.neural.shipped import checkpoint_path
     from cardsim.errors import CheckpointError
-
-    from agents.neural.network import grown
 
     net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, cfg.make_rules())["net"]
     value_head = algorithm_class(cfg.algorithm).value_head
