@@ -27,7 +27,8 @@ the agent with these options decides this position by solving, special actions
 included: what training labels with the solver, experiments/train/labels_nb.py),
 ``plays_out_cards(st, R, params)`` (whether card play is valued by play-outs instead of
 solves: Barbu's early tricks, taken by its ``special_action``), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
-result of a deal played out, for the seat to act), ``option_baseline`` (what to take off each
+result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
+measure of a deal already played out, whoever played it), ``option_baseline`` (what to take off each
 option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
 ``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
 against, -1 for none) and ``card_choice`` (the card from the totals).
@@ -57,6 +58,7 @@ by_solving = game_piece(PIECES, "by_solving", "st, R, params")
 plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
+finished_value = game_piece(PIECES, "finished_value", "deal, R, me")
 option_baseline = game_piece(PIECES, "option_baseline",
                              "st, R, base, bits, me, deal, trial, total, rng, i")
 solver_table = game_piece(PIECES, "solver_table", "st, R, params")

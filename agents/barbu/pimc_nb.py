@@ -265,7 +265,14 @@ def rollout_score(deal, R, seat):
     while deal[L.PHASE] < L.PH_DEAL_END:
         base, bits = legal_mask(deal, R)
         apply_action(GAME, deal, R, heuristic_action(ROLLOUT_PARAMS, deal, R, base, bits))
-    return deal[ix(L.DEAL_SCORES + seat)]
+    return finished_value(deal, R, seat)
+
+
+@njit(cache=True, inline="always")
+def finished_value(deal, R, me):
+    """``playout_value``'s measure of a deal already played out: seat ``me``'s deal score
+    (B7, settlements included)."""
+    return deal[ix(L.DEAL_SCORES + me)]
 
 
 @njit(cache=True)

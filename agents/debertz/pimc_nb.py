@@ -101,12 +101,26 @@ def rollout_value(deal, R, side, rng, i):
     for ``side``: its recorded points less the mean of the other sides' (D9)."""
     while deal[L.PHASE] < L.PH_DEAL_END:
         apply_action(GAME, deal, R, heuristic_action(deal, R, legal_mask(deal, R), ROLLOUT_PARAMS, rng, i))
+    return side_result(deal, R, side)
+
+
+@njit(cache=True, inline="always")
+def side_result(deal, R, side):
+    """The result of a finished ``deal`` for ``side``: its recorded points less the mean of
+    the other sides' (D9)."""
     sides = R[L.R_SIDES]
     others = 0.0
     for s in range(sides):
         if s != side:
             others += deal[L.RECORDED + s]
     return deal[L.RECORDED + side] - others / (sides - 1)
+
+
+@njit(cache=True, inline="always")
+def finished_value(deal, R, me):
+    """``playout_value``'s measure of a deal already played out: the result for seat
+    ``me``'s side (``side_result``)."""
+    return side_result(deal, R, side_of(me, R[L.R_TEAMS]))
 
 
 @njit(cache=True, inline="always")

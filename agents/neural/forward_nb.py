@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.bits_nb import lowest_bit
+
 
 def pack_weights(layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(weights, biases, widths)`` for ``greedy_actions`` from ``layers``, the (weight,
@@ -45,6 +47,63 @@ def pack_weights(layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
+def scratch(widths):
+    """The work arrays of ``forward_row`` for a network of ``widths``: a layer's nonzero
+    inputs and where they are, and the layer's outputs (the last layer's: the values)."""
+    widest = 0
+    for k in range(widths.shape[0]):
+        widest = max(widest, widths[k])
+    return (np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.uint64),
+            np.empty(widest, dtype=np.float32))
+
+
+@njit(cache=True)
+def forward_row(obs, weights, biases, widths, x, nz, h):
+    """The network's outputs for one observation ``obs`` (observation size) float32, into
+    ``h[:widths[-1]]``, with ``x`` and ``nz`` as scratch (``scratch``)."""
+    layers = widths.shape[0] - 1
+    c = 0
+    for j in range(widths[0]):
+        if obs[j] != 0.0:
+            x[c] = obs[j]
+            nz[c] = j
+            c += 1
+    w_at = np.uint64(0)                        # unsigned indices: no negative-index
+    b_at = np.uint64(0)                        # wraparound in the inner loops
+    for layer in range(layers):
+        n_out = np.uint64(widths[layer + 1])
+        for k in range(n_out):
+            h[k] = biases[b_at + k]
+        # Four inputs' rows per pass over h (one load and store of h, not four); the
+        # additions stay in input order, so the sums are those of one input at a time.
+        t = 0
+        while t + 4 <= c:
+            v0, v1, v2, v3 = x[t], x[t + 1], x[t + 2], x[t + 3]
+            r0 = w_at + nz[t] * n_out
+            r1 = w_at + nz[t + 1] * n_out
+            r2 = w_at + nz[t + 2] * n_out
+            r3 = w_at + nz[t + 3] * n_out
+            for k in range(n_out):
+                h[k] = (((h[k] + v0 * weights[r0 + k]) + v1 * weights[r1 + k])
+                        + v2 * weights[r2 + k]) + v3 * weights[r3 + k]
+            t += 4
+        while t < c:
+            r0 = w_at + nz[t] * n_out
+            for k in range(n_out):
+                h[k] += x[t] * weights[r0 + k]
+            t += 1
+        w_at += np.uint64(widths[layer]) * n_out
+        b_at += n_out
+        if layer < layers - 1:              # ReLU: the next layer's nonzero inputs
+            c = 0
+            for k in range(n_out):
+                if h[k] > 0.0:
+                    x[c] = h[k]
+                    nz[c] = k
+                    c += 1
+
+
+@njit(cache=True)
 def greedy_actions(obs, legal, weights, biases, widths):
     """The legal action with the highest network output for each row of ``obs`` (n,
     observation size) float32 under ``legal`` (n, actions) bool: int64 (n,); ties go to the
@@ -52,56 +111,29 @@ def greedy_actions(obs, legal, weights, biases, widths):
     all -inf row)."""
     n = obs.shape[0]
     layers = widths.shape[0] - 1
-    widest = 0
-    for k in range(widths.shape[0]):
-        widest = max(widest, widths[k])
-    x = np.empty(widest, dtype=np.float32)      # a layer's nonzero inputs ...
-    nz = np.empty(widest, dtype=np.uint64)      # ... and where they are
-    h = np.empty(widest, dtype=np.float32)      # the layer's outputs
+    x, nz, h = scratch(widths)
     out = np.zeros(n, dtype=np.int64)
     for i in range(n):
-        c = 0
-        for j in range(widths[0]):
-            if obs[i, j] != 0.0:
-                x[c] = obs[i, j]
-                nz[c] = j
-                c += 1
-        w_at = np.uint64(0)                        # unsigned indices: no negative-index
-        b_at = np.uint64(0)                        # wraparound in the inner loops
-        for layer in range(layers):
-            n_out = np.uint64(widths[layer + 1])
-            for k in range(n_out):
-                h[k] = biases[b_at + k]
-            # Four inputs' rows per pass over h (one load and store of h, not four); the
-            # additions stay in input order, so the sums are those of one input at a time.
-            t = 0
-            while t + 4 <= c:
-                v0, v1, v2, v3 = x[t], x[t + 1], x[t + 2], x[t + 3]
-                r0 = w_at + nz[t] * n_out
-                r1 = w_at + nz[t + 1] * n_out
-                r2 = w_at + nz[t + 2] * n_out
-                r3 = w_at + nz[t + 3] * n_out
-                for k in range(n_out):
-                    h[k] = (((h[k] + v0 * weights[r0 + k]) + v1 * weights[r1 + k])
-                            + v2 * weights[r2 + k]) + v3 * weights[r3 + k]
-                t += 4
-            while t < c:
-                r0 = w_at + nz[t] * n_out
-                for k in range(n_out):
-                    h[k] += x[t] * weights[r0 + k]
-                t += 1
-            w_at += np.uint64(widths[layer]) * n_out
-            b_at += n_out
-            if layer < layers - 1:              # ReLU: the next layer's nonzero inputs
-                c = 0
-                for k in range(n_out):
-                    if h[k] > 0.0:
-                        x[c] = h[k]
-                        nz[c] = k
-                        c += 1
+        forward_row(obs[i], weights, biases, widths, x, nz, h)
         found = False
         for a in range(widths[layers]):
             if legal[i, a] and (not found or h[a] > h[out[i]]):
                 out[i] = a
                 found = True
     return out
+
+
+@njit(cache=True)
+def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
+    """The legal action with the highest network output for one observation ``obs``, whose
+    legal set is ``(base, bits)`` (action ``base + k`` for each set bit ``k``; not empty),
+    ties to the lowest: ``greedy_actions``'s choice for that row."""
+    forward_row(obs, weights, biases, widths, x, nz, h)
+    best = -1
+    m = bits
+    while m != 0:
+        a = base + lowest_bit(m)
+        m &= m - 1
+        if best < 0 or h[a] > h[best]:
+            best = a
+    return best

@@ -9,7 +9,10 @@ solving gets the solver's value of every legal card, on the deal in the row (``s
 0) or as the mean over ``samples`` deals drawn from what the seat knows, as ``pimc`` draws
 them; with ``rollouts`` > 0 the decisions it takes by play-outs (bids, the seven swap,
 Barbu's contract, doubles, early tricks) get each option's result over that many heuristic
-play-outs. A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
+play-outs. With ``playouts: network`` the
+card play that ``pimc`` values by play-outs (Barbu's early tricks) is played out by the
+network itself instead of the heuristic: one step of policy iteration over the network.
+A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
 
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from agents.neural.forward_nb import pack_weights
 from cardsim import rng_nb, stream_keys
 from cardsim.errors import InvalidConfigError
 from experiments.train.dmc import DMC, DMCArgs
@@ -44,11 +48,21 @@ class DistillArgs(DMCArgs):
     search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
+    playouts: str = "heuristic"  # "network": Barbu's early tricks by the network's play-outs
+
+    PLAYOUTS = ("heuristic", "network")
 
     def check(self) -> None:
-        """DMC's checks, ``samples`` and ``rollouts`` within 0..4096 and ``level_weight``
-        within [0, 1]; raises ``InvalidConfigError`` naming the argument."""
+        """DMC's checks, ``samples`` and ``rollouts`` within 0..4096, ``level_weight``
+        within [0, 1], ``playouts`` one of ``PLAYOUTS`` (``network`` only with ``samples``
+        0); raises ``InvalidConfigError`` naming the argument."""
         super().check()
+        if self.playouts not in self.PLAYOUTS:
+            raise InvalidConfigError(f"playouts must be one of {', '.join(self.PLAYOUTS)}, "
+                                     f"got {self.playouts!r}")
+        if self.playouts == "network" and self.samples != 0:
+            raise InvalidConfigError("playouts: network plays out the actual deal: it needs "
+                                     f"samples: 0, got {self.samples}")
         for key in ("samples", "rollouts"):
             if not 0 <= getattr(self, key) <= 4096:
                 raise InvalidConfigError(f"{key} must be in 0..4096, got "
@@ -93,12 +107,17 @@ class Distill(DMC):
                     np.zeros(batch.num_games, dtype=np.uint64))
 
     def labels(self, batch, rows: np.ndarray, rng: np.ndarray) -> np.ndarray:
-        """The solver's labels of the batch's current decisions (NaN: no label)."""
+        """The solver's labels of the batch's current decisions (NaN: no label); with
+        ``playouts: network`` the play-outs of card play by the network as it is now."""
         from experiments.train.labels_nb import solver_labels
 
+        network = None
+        if self.args.playouts == "network":
+            network = pack_weights(self.net.layer_arrays())
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
-                             batch.reward_scale, rng, batch.num_actions, self.args.rollouts)
+                             batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
+                             network, self.net.obs_size)
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

@@ -21,21 +21,35 @@ the deal played to its end by the heuristic in every seat, ``rollouts`` times (o
 deal, or on drawn deals with ``samples`` > 0), the game's measure of the result less its
 baseline (``agents/<game>/pimc_nb.py``: ``playout_value``, ``option_baseline``). With
 ``rollouts`` = 0 they get no label, nor does a decision with a single legal action.
+
+Card play that ``pimc`` values by play-outs (Barbu's tricks before its last ``solve``:
+``plays_out_cards``) can be labelled by play-outs of the **network** instead (``network``
+given: its packed weights, ``agents.neural.forward_nb``): each legal card applied to the
+actual deal and the deal played to its end by the network's greedy choice in every seat,
+the game's measure of the result (``finished_value``). The heuristic's play-outs value a
+card as if everyone went on playing as the heuristic, which the network already beats; the
+network's value it as the network would go on, so regressing on them is one step of policy
+iteration over the network rather than over the heuristic, and every card of a decision is
+compared on the same deal and continuation. The network's play is deterministic, so one
+play-out of the actual deal is its value (``samples`` must be 0).
 """
 
 import numpy as np
 from numba import njit
 
+from agents.neural.forward_nb import greedy_legal, scratch
 from agents.pimc_nb import (
     by_solving,
+    finished_value,
     play_out_options,
+    plays_out_cards,
     position_width,
     solve_options,
     solver_position,
     solver_table,
 )
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import legal, state_width, turn
+from cardsim.game_nb import apply_action, deal_over, legal, observe, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
@@ -96,12 +110,46 @@ def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, de
     return n
 
 
+@njit(cache=True, **WITH_REFCOUNT)
+def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h):
+    """``deal`` played to the end of its deal by the network (packed ``weights``, ``biases``,
+    ``widths``) choosing greedily in every seat from what that seat observes; the game's
+    measure of the result for seat ``me`` (``obs``, ``x``, ``nz``, ``h``: scratch)."""
+    while not deal_over(game, deal):
+        base, bits = legal(game, deal, R)
+        if popcount(bits) == 1:
+            action = base + lowest_bit(bits)
+        else:
+            observe(game, deal, R, turn(game, deal), obs)
+            action = greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h)
+        apply_action(game, deal, R, action)
+    return finished_value(game, deal, R, me)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def network_totals(game, st, R, me, base, bits, weights, biases, widths, trial, obs, x, nz,
+                   h, total):
+    """Each legal option of ``bits`` applied to the actual deal ``st`` and played out by the
+    network (``network_playout``), its result into ``total``."""
+    m = bits
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        trial[:] = st
+        apply_action(game, trial, R, base + b)
+        total[b] += network_playout(game, trial, R, me, weights, biases, widths, obs, x, nz,
+                                    h)
+
+
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      counter, n_blocks):
+                      weights, biases, widths, obs_size, counter, n_blocks):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
-    actions, or none to label, are left NaN)."""
+    actions, or none to label, are left NaN). ``widths`` empty: no network play-outs."""
+    by_network = widths.shape[0] > 0
+    obs = np.zeros(obs_size, dtype=np.float32)
+    x, nz, h = scratch(widths if by_network else np.ones(1, dtype=np.int64))
     values = np.zeros(64, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
     pos = np.zeros(position_width(game), dtype=np.int64)
@@ -121,6 +169,10 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
+            elif by_network and plays_out_cards(game, st, R, params):
+                network_totals(game, st, R, me, base, bits, weights, biases, widths, trial,
+                               obs, x, nz, h, total)
+                n = 1
             elif rollouts > 0:
                 n = played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g,
                                       deal, trial, total)
@@ -137,20 +189,27 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0):
+                  rollouts=0, network=None, obs_size=0):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
     every other decision's options valued by that many heuristic play-outs, and NaN wherever
     there is no label. ``params``: a ``pimc`` parameter row (its solver options are used);
     ``rng``: one generator state per row of ``states`` (``cardsim.rng_nb``), drawn from
-    only when ``samples`` > 0. The rows are shared among numba's threads; the labels do not
+    only when ``samples`` > 0; ``network``: the packed weights (``weights, biases,
+    widths``, agents.neural.forward_nb.pack_weights) of a network of observation size
+    ``obs_size`` whose play-outs label card play that ``pimc`` values by play-outs (with
+    ``samples`` 0), or None. The rows are shared among numba's threads; the labels do not
     depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if network is None:
+        network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    elif samples:
+        raise ValueError("network play-outs label on the actual deal: samples must be 0")
     if rows.size:
         n_blocks = max(1, min(rows.size, 4 * 64))
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
-                    int(rollouts), float(scale), rng, labels, np.zeros(1, dtype=np.int64),
-                    n_blocks)
+                    int(rollouts), float(scale), rng, labels, *network, int(obs_size),
+                    np.zeros(1, dtype=np.int64), n_blocks)
     return labels

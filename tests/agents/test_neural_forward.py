@@ -112,3 +112,26 @@ def test_the_kernel_chooses_the_same_without_the_jit():
                          env=dict(os.environ, NUMBA_DISABLE_JIT="1"), capture_output=True,
                          text=True, check=True)
     assert json.loads(run.stdout) == greedy_actions(obs, legal, weights, biases, widths).tolist()
+
+
+@pytest.mark.parametrize("hidden", [(), (32, 8, 24)])
+def test_one_row_under_a_legal_bit_set_chooses_as_the_batch_kernel(hidden):
+    # greedy_legal is what a play-out by the network calls (experiments/train/labels_nb.py):
+    # a legal set as (base, bits), one row, the same forward and ties as greedy_actions
+    from agents.neural.forward_nb import greedy_legal, scratch
+
+    torch.manual_seed(5)
+    net = ActionHeadNet(120, 80, hidden)
+    packed = pack_weights(net.layer_arrays())
+    rng = np.random.default_rng(6)
+    obs, _ = sparse_inputs(rng, 300, 120, 80)
+    x, nz, h = scratch(packed[2])
+    for i in range(300):
+        base = int(rng.integers(0, 17))
+        bits = int(rng.integers(1, 1 << 63)) if i % 3 else 1 << int(rng.integers(0, 63))
+        legal = np.zeros((1, 80), dtype=np.bool_)
+        for k in range(63):
+            if bits >> k & 1:
+                legal[0, base + k] = True
+        got = greedy_legal(obs[i], base, bits, *packed, x, nz, h)
+        assert got == greedy_actions(obs[i:i + 1], legal, *packed)[0]

@@ -263,3 +263,90 @@ def test_labels_do_not_depend_on_the_thread_count():
         numba.set_num_threads(was)
     assert (~np.isnan(one)).sum() > 10
     assert np.array_equal(one, two, equal_nan=True)
+
+
+def test_network_play_outs_value_each_early_card_by_the_networks_own_play():
+    # playouts: network: a card of Barbu's early tricks (where pimc plays out) is valued by
+    # applying it to the actual deal and letting the network play every seat to the end, as
+    # the neural agent would choose at each of those positions
+    from agents.neural.agent import NeuralAgent
+    from agents.neural.forward_nb import pack_weights
+    from cardsim.barbu import layout as BL
+    from cardsim.barbu.rules import BarbuRules
+    from cardsim.game_nb import apply_action
+    from tests.search.barbu_positions import barbu_positions
+
+    kit = games.get("barbu")
+    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
+    states = np.array(states)
+    params = make_agent("pimc", "barbu").params  # solve=4: these tricks are played out
+    torch.manual_seed(22)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
+    agent = NeuralAgent("barbu", net=net)
+    rows = np.arange(len(states))
+    ones = np.ones(len(states), dtype=np.uint64)
+    by_net = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones, kit.num_actions,
+                           1, pack_weights(net.layer_arrays()), kit.obs_size)
+    by_heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones,
+                                 kit.num_actions, 1)
+    obs = np.zeros((1, kit.obs_size), dtype=np.float32)
+    checked = 0
+    for g, st in enumerate(states):
+        base, bits = kit.kernels.legal(st, R)
+        if bin(bits).count("1") < 2:
+            assert np.isnan(by_net[g]).all()
+            continue
+        me = kit.kernels.turn(st)
+        for b in range(64):
+            if not bits >> b & 1:
+                continue
+            trial = st.copy()
+            apply_action(kit.tag, trial, R, base + b)
+            while not kit.kernels.deal_over(trial):
+                seat = kit.kernels.turn(trial)
+                kit.observer.observe(trial, R, seat, obs[0])
+                lb, lbits = kit.kernels.legal(trial, R)
+                legal = np.zeros((1, kit.num_actions), dtype=np.bool_)
+                legal[0, [lb + k for k in range(64) if lbits >> k & 1]] = True
+                apply_action(kit.tag, trial, R, int(agent.act(obs, legal)[0]))
+            assert by_net[g, base + b] == 0.5 * trial[BL.DEAL_SCORES + me]
+            checked += 1
+    assert checked > 10
+    assert not np.array_equal(by_net, by_heuristic, equal_nan=True)
+
+
+def test_network_play_outs_leave_the_solved_tricks_as_they_were():
+    from agents.neural.forward_nb import pack_weights
+    from cardsim.barbu.rules import BarbuRules
+    from tests.search.barbu_positions import barbu_positions
+
+    kit = games.get("barbu")
+    R, states = barbu_positions(BarbuRules(), 6, 0, 10 * 4 + 1, seed=23)  # 3 tricks left
+    states = np.array(states)
+    params = make_agent("pimc:nodes=2000", "barbu").params
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (16,))
+    rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
+    plain = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones, kit.num_actions)
+    with_net = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones,
+                             kit.num_actions, 0, pack_weights(net.layer_arrays()),
+                             kit.obs_size)
+    assert (~np.isnan(plain)).any()
+    assert np.array_equal(plain, with_net, equal_nan=True)
+
+
+def test_network_play_outs_are_refused_where_they_cannot_apply(tmp_path):
+    import yaml
+
+    from cardsim.errors import InvalidConfigError
+    from experiments.train.config import load_config
+
+    with pytest.raises(InvalidConfigError, match="playouts must be one of heuristic, "
+                                                 "network, got 'mcts'"):
+        DistillArgs(playouts="mcts").check()
+    with pytest.raises(InvalidConfigError, match="needs samples: 0, got 4"):
+        DistillArgs(playouts="network", samples=4).check()
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(dict(name="t", game="debertz", algorithm="distill",
+                                        args={"playouts": "network"})))
+    with pytest.raises(InvalidConfigError, match="'playouts'.*debertz has none"):
+        load_config(path)
