@@ -26,7 +26,9 @@ play by solving, once ``special_action`` has passed), ``by_solving(st, R, params
 the agent with these options decides this position by solving, special actions
 included: what training labels with the solver, experiments/train/labels_nb.py),
 ``plays_out_cards(st, R, params)`` (whether card play is valued by play-outs instead of
-solves: Barbu's early tricks, taken by its ``special_action``), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+solves: Barbu's early tricks, taken by its ``special_action``), ``network_plays_out(st, R,
+params)`` (the decisions training may label by the network's play-outs instead of the
+heuristic's, experiments/train/labels_nb.py), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
 measure of a deal already played out, whoever played it), ``option_baseline`` (what to take off each
 option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
@@ -56,6 +58,7 @@ weighed_special = game_piece(PIECES, "weighed_special", "st, R, params")
 special_choice = game_piece(PIECES, "special_choice", "total, squares, n, bits, h")
 by_solving = game_piece(PIECES, "by_solving", "st, R, params")
 plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
+network_plays_out = game_piece(PIECES, "network_plays_out", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 finished_value = game_piece(PIECES, "finished_value", "deal, R, me")

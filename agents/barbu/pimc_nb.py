@@ -125,6 +125,14 @@ def plays_out_cards(st, R, params):
 
 
 @njit(cache=True, inline="always")
+def network_plays_out(st, R, params):
+    """Training's network play-outs (experiments/train/labels_nb.py) label the tricks that
+    ``pimc`` plays out (``plays_out_cards``); the contract choice, whose play-outs weigh a
+    baseline of heuristic play, Domino and the doubles keep the heuristic's."""
+    return plays_out_cards(st, R, params)
+
+
+@njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Trick play with at most ``solve`` tricks left (the earlier ones go by play-outs)."""
     return solves(st, R) and 13 - st[L.TRICK_NO] <= params[P_SOLVE]

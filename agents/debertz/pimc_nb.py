@@ -90,6 +90,13 @@ def plays_out_cards(st, R, params):
 
 
 @njit(cache=True, inline="always")
+def network_plays_out(st, R, params):
+    """Training's network play-outs (experiments/train/labels_nb.py) label the bids and the
+    seven swap: every decision that is not card play."""
+    return not solves(st, R)
+
+
+@njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Card play is always decided by solving."""
     return solves(st, R)

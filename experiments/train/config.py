@@ -214,11 +214,6 @@ def _validate(data: Any) -> TrainConfig:
             search_agent(cfg.game, cfg.args.get("search", ""))
         except InvalidConfigError as e:
             raise InvalidConfigError(f"distill argument 'search': {e}") from None
-        if cfg.args.get("playouts") == "network" and cfg.game != "barbu":
-            raise InvalidConfigError(
-                f"distill argument 'playouts': network plays out the card play that pimc "
-                f"values by play-outs (Barbu's early tricks); {cfg.game} has none: use "
-                f"playouts: heuristic")
     if cfg.algorithm == "beliefs":
         from experiments.train.beliefs import behaviour_agent
 

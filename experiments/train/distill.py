@@ -9,9 +9,9 @@ solving gets the solver's value of every legal card, on the deal in the row (``s
 0) or as the mean over ``samples`` deals drawn from what the seat knows, as ``pimc`` draws
 them; with ``rollouts`` > 0 the decisions it takes by play-outs (bids, the seven swap,
 Barbu's contract, doubles, early tricks) get each option's result over that many heuristic
-play-outs. With ``playouts: network`` the
-card play that ``pimc`` values by play-outs (Barbu's early tricks) is played out by the
-network itself instead of the heuristic: one step of policy iteration over the network.
+play-outs. With ``playouts: network``
+Barbu's early tricks and Debertz's bids and seven swap are played out by the network itself
+instead of the heuristic: one step of policy iteration over the network.
 A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
@@ -48,7 +48,7 @@ class DistillArgs(DMCArgs):
     search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
-    playouts: str = "heuristic"  # "network": Barbu's early tricks by the network's play-outs
+    playouts: str = "heuristic"  # "network": see labels_nb's network_plays_out
 
     PLAYOUTS = ("heuristic", "network")
 

@@ -22,16 +22,17 @@ deal, or on drawn deals with ``samples`` > 0), the game's measure of the result 
 baseline (``agents/<game>/pimc_nb.py``: ``playout_value``, ``option_baseline``). With
 ``rollouts`` = 0 they get no label, nor does a decision with a single legal action.
 
-Card play that ``pimc`` values by play-outs (Barbu's tricks before its last ``solve``:
-``plays_out_cards``) can be labelled by play-outs of the **network** instead (``network``
-given: its packed weights, ``agents.neural.forward_nb``): each legal card applied to the
-actual deal and the deal played to its end by the network's greedy choice in every seat,
-the game's measure of the result (``finished_value``). The heuristic's play-outs value a
-card as if everyone went on playing as the heuristic, which the network already beats; the
-network's value it as the network would go on, so regressing on them is one step of policy
-iteration over the network rather than over the heuristic, and every card of a decision is
-compared on the same deal and continuation. The network's play is deterministic, so one
-play-out of the actual deal is its value (``samples`` must be 0).
+Decisions that ``pimc`` values by play-outs can be labelled by play-outs of the **network**
+instead (``network`` given: its packed weights, ``agents.neural.forward_nb``), those of the
+game's ``network_plays_out``: Barbu's tricks before its last ``solve``, Debertz's bids and
+seven swap. Each legal option is applied to the actual deal and the deal played to its end
+by the network's greedy choice in every seat, the game's measure of the result
+(``finished_value``). The heuristic's play-outs value an option as if everyone went on
+playing as the heuristic, which the network already beats; the network's value it as the
+network would go on, so regressing on them is one step of policy iteration over the network
+rather than over the heuristic, and every option of a decision is compared on the same deal
+and continuation. The network's play is deterministic, so one play-out of the actual deal is
+its value (``samples`` must be 0).
 """
 
 import numpy as np
@@ -42,7 +43,7 @@ from agents.pimc_nb import (
     by_solving,
     finished_value,
     play_out_options,
-    plays_out_cards,
+    network_plays_out,
     position_width,
     solve_options,
     solver_position,
@@ -169,7 +170,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
-            elif by_network and plays_out_cards(game, st, R, params):
+            elif by_network and network_plays_out(game, st, R, params):
                 network_totals(game, st, R, me, base, bits, weights, biases, widths, trial,
                                obs, x, nz, h, total)
                 n = 1
@@ -198,7 +199,7 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     ``rng``: one generator state per row of ``states`` (``cardsim.rng_nb``), drawn from
     only when ``samples`` > 0; ``network``: the packed weights (``weights, biases,
     widths``, agents.neural.forward_nb.pack_weights) of a network of observation size
-    ``obs_size`` whose play-outs label card play that ``pimc`` values by play-outs (with
+    ``obs_size`` whose play-outs label the game's ``network_plays_out`` decisions (with
     ``samples`` 0), or None. The rows are shared among numba's threads; the labels do not
     depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)

@@ -265,31 +265,41 @@ def test_labels_do_not_depend_on_the_thread_count():
     assert np.array_equal(one, two, equal_nan=True)
 
 
-def test_network_play_outs_value_each_early_card_by_the_networks_own_play():
-    # playouts: network: a card of Barbu's early tricks (where pimc plays out) is valued by
-    # applying it to the actual deal and letting the network play every seat to the end, as
-    # the neural agent would choose at each of those positions
+def played_out_by(agent, kit, st, R, action, me):
+    """``st`` after ``action``, played to the end of its deal by ``agent`` in every seat
+    (asked one position at a time, as a game asks it); ``finished_value`` for seat ``me``."""
+    from agents.pimc_nb import finished_value
+    from cardsim.game_nb import apply_action
+
+    trial = st.copy()
+    apply_action(kit.tag, trial, R, action)
+    obs = np.zeros((1, kit.obs_size), dtype=np.float32)
+    while not kit.kernels.deal_over(trial):
+        kit.observer.observe(trial, R, kit.kernels.turn(trial), obs[0])
+        base, bits = kit.kernels.legal(trial, R)
+        legal = np.zeros((1, kit.num_actions), dtype=np.bool_)
+        legal[0, [base + k for k in range(64) if bits >> k & 1]] = True
+        apply_action(kit.tag, trial, R, int(agent.act(obs, legal)[0]))
+    return finished_value(kit.tag, trial, R, me)
+
+
+def check_network_labels(game, states, R, params, seed):
+    """Labels with ``playouts: network`` are each option's result played out by the network
+    (a small random one); returns how many options were checked, and whether the heuristic's
+    play-outs would have labelled them otherwise."""
     from agents.neural.agent import NeuralAgent
     from agents.neural.forward_nb import pack_weights
-    from cardsim.barbu import layout as BL
-    from cardsim.barbu.rules import BarbuRules
-    from cardsim.game_nb import apply_action
-    from tests.search.barbu_positions import barbu_positions
 
-    kit = games.get("barbu")
-    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
-    states = np.array(states)
-    params = make_agent("pimc", "barbu").params  # solve=4: these tricks are played out
-    torch.manual_seed(22)
+    kit = games.get(game)
+    torch.manual_seed(seed)
     net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
-    agent = NeuralAgent("barbu", net=net)
-    rows = np.arange(len(states))
-    ones = np.ones(len(states), dtype=np.uint64)
-    by_net = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones, kit.num_actions,
-                           1, pack_weights(net.layer_arrays()), kit.obs_size)
-    by_heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones,
+    agent = NeuralAgent(game, net=net)
+    rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
+    by_net = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
+                           kit.num_actions, 1, pack_weights(net.layer_arrays()),
+                           kit.obs_size)
+    by_heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
                                  kit.num_actions, 1)
-    obs = np.zeros((1, kit.obs_size), dtype=np.float32)
     checked = 0
     for g, st in enumerate(states):
         base, bits = kit.kernels.legal(st, R)
@@ -298,21 +308,39 @@ def test_network_play_outs_value_each_early_card_by_the_networks_own_play():
             continue
         me = kit.kernels.turn(st)
         for b in range(64):
-            if not bits >> b & 1:
-                continue
-            trial = st.copy()
-            apply_action(kit.tag, trial, R, base + b)
-            while not kit.kernels.deal_over(trial):
-                seat = kit.kernels.turn(trial)
-                kit.observer.observe(trial, R, seat, obs[0])
-                lb, lbits = kit.kernels.legal(trial, R)
-                legal = np.zeros((1, kit.num_actions), dtype=np.bool_)
-                legal[0, [lb + k for k in range(64) if lbits >> k & 1]] = True
-                apply_action(kit.tag, trial, R, int(agent.act(obs, legal)[0]))
-            assert by_net[g, base + b] == 0.5 * trial[BL.DEAL_SCORES + me]
-            checked += 1
-    assert checked > 10
-    assert not np.array_equal(by_net, by_heuristic, equal_nan=True)
+            if bits >> b & 1:
+                value = played_out_by(agent, kit, st, R, base + b, me)
+                assert by_net[g, base + b] == np.float32(0.5 * value)
+                checked += 1
+    return checked, not np.array_equal(by_net, by_heuristic, equal_nan=True)
+
+
+def test_network_play_outs_value_each_early_card_by_the_networks_own_play():
+    # playouts: network: a card of Barbu's early tricks (where pimc plays out) is valued by
+    # applying it to the actual deal and letting the network play every seat to the end, as
+    # the neural agent would choose at each of those positions
+    from cardsim.barbu.rules import BarbuRules
+    from tests.search.barbu_positions import barbu_positions
+
+    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
+    params = make_agent("pimc", "barbu").params  # solve=4: these tricks are played out
+    checked, differs = check_network_labels("barbu", np.array(states), R, params, 22)
+    assert checked > 10 and differs
+
+
+def test_network_play_outs_value_each_debertz_bid_by_the_networks_own_play():
+    rules = DebertzRules(players=2)
+    R = rules.pack()
+    states = []
+    for game in range(4):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        E.init_game(st, R, 11, game)
+        states.append(st)
+    states = np.array(states)
+    assert (states[:, L.PHASE] == L.PH_BID1).all()
+    params = make_agent("pimc", "debertz").params
+    checked, differs = check_network_labels("debertz", states, R, params, 24)
+    assert checked >= 8 and differs
 
 
 def test_network_play_outs_leave_the_solved_tricks_as_they_were():
@@ -334,7 +362,7 @@ def test_network_play_outs_leave_the_solved_tricks_as_they_were():
     assert np.array_equal(plain, with_net, equal_nan=True)
 
 
-def test_network_play_outs_are_refused_where_they_cannot_apply(tmp_path):
+def test_bad_play_out_arguments_are_refused(tmp_path):
     import yaml
 
     from cardsim.errors import InvalidConfigError
@@ -346,7 +374,7 @@ def test_network_play_outs_are_refused_where_they_cannot_apply(tmp_path):
     with pytest.raises(InvalidConfigError, match="needs samples: 0, got 4"):
         DistillArgs(playouts="network", samples=4).check()
     path = tmp_path / "bad.yaml"
-    path.write_text(yaml.safe_dump(dict(name="t", game="debertz", algorithm="distill",
-                                        args={"playouts": "network"})))
-    with pytest.raises(InvalidConfigError, match="'playouts'.*debertz has none"):
+    path.write_text(yaml.safe_dump(dict(name="t", game="barbu", algorithm="distill",
+                                        args={"playouts": "network", "samples": 2})))
+    with pytest.raises(InvalidConfigError, match="needs samples: 0, got 2"):
         load_config(path)
