@@ -177,10 +177,11 @@ SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2p-distill-self": {"players": 2},
            "debertz-2p-distill-level": {"players": 2},
            "debertz-2p-distill-anneal": {"players": 2},
-           "debertz-3p": {"players": 3},
+           "debertz-3p": {"players": 3}, "debertz-3p-anneal": {"players": 3},
+           "debertz-3p-netplay": {"players": 3},
            "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {},
            "barbu-distill-self": {}, "barbu-distill-level": {},
-           "barbu-distill-anneal": {}}
+           "barbu-distill-anneal": {}, "barbu-distill-netplay": {}}
 SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
                    "barbu-beliefs": {}}
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
@@ -190,11 +191,14 @@ SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "debertz-2p-distill-level": "debertz_2p_distill_level.yaml",
                    "debertz-2p-distill-anneal": "debertz_2p_distill_anneal.yaml",
                    "debertz-3p": "debertz_3p_distill.yaml",
+                   "debertz-3p-anneal": "debertz_3p_anneal.yaml",
+                   "debertz-3p-netplay": "debertz_3p_netplay.yaml",
                    "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml",
                    "barbu-distill": "barbu_distill.yaml",
                    "barbu-distill-self": "barbu_distill_self.yaml",
                    "barbu-distill-level": "barbu_distill_level.yaml",
                    "barbu-distill-anneal": "barbu_distill_anneal.yaml",
+                   "barbu-distill-netplay": "barbu_distill_netplay.yaml",
                    "debertz-2p-beliefs": "debertz_2p_beliefs.yaml",
                    "barbu-beliefs": "barbu_beliefs.yaml"}
 
