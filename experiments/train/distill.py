@@ -117,7 +117,7 @@ class Distill(DMC):
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
                              batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
-                             network, self.net.obs_size)
+                             network)
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

@@ -144,13 +144,15 @@ def network_totals(game, st, R, me, base, bits, weights, biases, widths, trial, 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      weights, biases, widths, obs_size, counter, n_blocks):
+                      weights, biases, widths, counter, n_blocks):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs."""
     by_network = widths.shape[0] > 0
-    obs = np.zeros(obs_size, dtype=np.float32)
-    x, nz, h = scratch(widths if by_network else np.ones(1, dtype=np.int64))
+    if not by_network:
+        widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
+    obs = np.zeros(widths[0], dtype=np.float32)
+    x, nz, h = scratch(widths)
     values = np.zeros(64, dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
     pos = np.zeros(position_width(game), dtype=np.int64)
@@ -190,7 +192,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0, network=None, obs_size=0):
+                  rollouts=0, network=None):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
@@ -198,9 +200,9 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     there is no label. ``params``: a ``pimc`` parameter row (its solver options are used);
     ``rng``: one generator state per row of ``states`` (``cardsim.rng_nb``), drawn from
     only when ``samples`` > 0; ``network``: the packed weights (``weights, biases,
-    widths``, agents.neural.forward_nb.pack_weights) of a network of observation size
-    ``obs_size`` whose play-outs label the game's ``network_plays_out`` decisions (with
-    ``samples`` 0), or None. The rows are shared among numba's threads; the labels do not
+    widths``, agents.neural.forward_nb.pack_weights) of a network of the game's
+    observations and actions whose play-outs label the game's ``network_plays_out``
+    decisions (with ``samples`` 0), or None. The rows are shared among numba's threads; the labels do not
     depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
@@ -208,9 +210,13 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
     elif samples:
         raise ValueError("network play-outs label on the actual deal: samples must be 0")
+    elif (network[2][0], network[2][-1]) != (tag.observer.OBS_SIZE, num_actions):
+        raise ValueError(f"the network maps {network[2][0]} observation values to "
+                         f"{network[2][-1]} actions; this game has "
+                         f"{tag.observer.OBS_SIZE} and {num_actions}")
     if rows.size:
         n_blocks = max(1, min(rows.size, 4 * 64))
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
-                    int(rollouts), float(scale), rng, labels, *network, int(obs_size),
+                    int(rollouts), float(scale), rng, labels, *network,
                     np.zeros(1, dtype=np.int64), n_blocks)
     return labels

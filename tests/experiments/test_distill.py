@@ -198,13 +198,9 @@ def test_barbu_labels_only_where_pimc_solves():
             assert labelled == [c and tricks_left <= solve for c in choices]
 
 
-def test_rollout_labels_value_each_bid_by_heuristic_play_outs_of_the_deal():
-    from agents.debertz.pimc_nb import rollout_value
-    from cardsim.game_nb import apply_action
-
-    rules = DebertzRules(players=2)
-    R = rules.pack()
-    params = make_agent("pimc", "debertz").params
+def first_bids():
+    """Packed 2-player rules and four games' first positions: the first bid to make."""
+    R = DebertzRules(players=2).pack()
     states = []
     for game in range(4):
         st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
@@ -212,6 +208,15 @@ def test_rollout_labels_value_each_bid_by_heuristic_play_outs_of_the_deal():
         states.append(st)
     states = np.array(states)
     assert (states[:, L.PHASE] == L.PH_BID1).all()
+    return R, states
+
+
+def test_rollout_labels_value_each_bid_by_heuristic_play_outs_of_the_deal():
+    from agents.debertz.pimc_nb import rollout_value
+    from cardsim.game_nb import apply_action
+
+    R, states = first_bids()
+    params = make_agent("pimc", "debertz").params
     rng = np.array([rng_nb.stream(5, g, 0) for g in range(len(states))], dtype=np.uint64)
     labels = solver_labels(TAG, states, R, np.arange(len(states)), params, 0, 1.0, rng.copy(),
                            40, rollouts=1)
@@ -296,8 +301,7 @@ def check_network_labels(game, states, R, params, seed):
     agent = NeuralAgent(game, net=net)
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     by_net = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
-                           kit.num_actions, 1, pack_weights(net.layer_arrays()),
-                           kit.obs_size)
+                           kit.num_actions, 1, pack_weights(net.layer_arrays()))
     by_heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
                                  kit.num_actions, 1)
     checked = 0
@@ -329,15 +333,7 @@ def test_network_play_outs_value_each_early_card_by_the_networks_own_play():
 
 
 def test_network_play_outs_value_each_debertz_bid_by_the_networks_own_play():
-    rules = DebertzRules(players=2)
-    R = rules.pack()
-    states = []
-    for game in range(4):
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        E.init_game(st, R, 11, game)
-        states.append(st)
-    states = np.array(states)
-    assert (states[:, L.PHASE] == L.PH_BID1).all()
+    R, states = first_bids()
     params = make_agent("pimc", "debertz").params
     checked, differs = check_network_labels("debertz", states, R, params, 24)
     assert checked >= 8 and differs
@@ -356,14 +352,15 @@ def test_network_play_outs_leave_the_solved_tricks_as_they_were():
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     plain = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones, kit.num_actions)
     with_net = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones,
-                             kit.num_actions, 0, pack_weights(net.layer_arrays()),
-                             kit.obs_size)
+                             kit.num_actions, 0, pack_weights(net.layer_arrays()))
     assert (~np.isnan(plain)).any()
     assert np.array_equal(plain, with_net, equal_nan=True)
 
 
 def test_bad_play_out_arguments_are_refused(tmp_path):
     import yaml
+
+    from agents.neural.forward_nb import pack_weights
 
     from cardsim.errors import InvalidConfigError
     from experiments.train.config import load_config
@@ -373,6 +370,14 @@ def test_bad_play_out_arguments_are_refused(tmp_path):
         DistillArgs(playouts="mcts").check()
     with pytest.raises(InvalidConfigError, match="needs samples: 0, got 4"):
         DistillArgs(playouts="network", samples=4).check()
+    kit = games.get("barbu")
+    states = np.zeros((1, 8), dtype=np.int64)  # refused before it is read
+    other = ActionHeadNet(kit.obs_size + 1, kit.num_actions, (8,))
+    with pytest.raises(ValueError, match=f"maps {kit.obs_size + 1} observation values to "
+                                         f"{kit.num_actions} actions; this game has "
+                                         f"{kit.obs_size} and {kit.num_actions}"):
+        solver_labels(kit.tag, states, None, np.arange(1), None, 0, 1.0, None,
+                      kit.num_actions, 1, pack_weights(other.layer_arrays()))
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(dict(name="t", game="barbu", algorithm="distill",
                                         args={"playouts": "network", "samples": 2})))
