@@ -30,8 +30,9 @@ solves: Barbu's early tricks, taken by its ``special_action``), ``network_plays_
 params)`` (the decisions training may label by the network's play-outs instead of the
 heuristic's, experiments/train/labels_nb.py), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
-measure of a deal already played out, whoever played it), ``option_baseline`` (what to take off each
-option's total on a drawn deal: Barbu's contract on an average hand), ``solver_table``,
+measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
+out)`` (whether each option's result is measured against its result on another deal, dealt
+into ``out``: Barbu's contract against an average hand), ``solver_table``,
 ``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
 against, -1 for none) and ``card_choice`` (the card from the totals).
 """
@@ -62,8 +63,7 @@ network_plays_out = game_piece(PIECES, "network_plays_out", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 finished_value = game_piece(PIECES, "finished_value", "deal, R, me")
-option_baseline = game_piece(PIECES, "option_baseline",
-                             "st, R, base, bits, me, deal, trial, total, rng, i")
+baseline_deal = game_piece(PIECES, "baseline_deal", "st, R, rng, i, out")
 solver_table = game_piece(PIECES, "solver_table", "st, R, params")
 solver_position = game_piece(PIECES, "solver_position", "deal, R, me, pos")
 solve_options = game_piece(PIECES, "solve_options", "pos, params")
@@ -146,15 +146,25 @@ def choose_by_rollouts(game, st, R, base, bits, params, rng, i):
 @njit(cache=True, inline="always")
 def play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i):
     """Each option of ``bits`` tried on the drawn ``deal`` and played out: its result for
-    seat ``me`` added to ``total``, less the game's baseline (``trial``: scratch row)."""
+    seat ``me`` added to ``total``, less its result on the game's baseline deal where it has
+    one (``baseline_deal``, dealt into ``deal`` once the drawn deal is done with; ``trial``:
+    scratch row)."""
+    add_played_out(game, base, bits, me, deal, trial, R, total, 1.0, rng, i)
+    if baseline_deal(game, st, R, rng, i, deal):
+        add_played_out(game, base, bits, me, deal, trial, R, total, -1.0, rng, i)
+
+
+@njit(cache=True, inline="always")
+def add_played_out(game, base, bits, me, deal, trial, R, total, weight, rng, i):
+    """Each option of ``bits`` applied to a copy of ``deal`` and played out by the
+    heuristic: ``weight`` x its result for seat ``me`` added to ``total``."""
     m = bits
     while m != 0:
         b = lowest_bit(m)
         m &= m - 1
         trial[:] = deal
         apply_action(game, trial, R, base + b)
-        total[b] += playout_value(game, trial, R, me, rng, i)
-    option_baseline(game, st, R, base, bits, me, deal, trial, total, rng, i)
+        total[b] += weight * playout_value(game, trial, R, me, rng, i)
 
 
 @njit(cache=True)

@@ -126,9 +126,10 @@ def plays_out_cards(st, R, params):
 
 @njit(cache=True, inline="always")
 def network_plays_out(st, R, params):
-    """Training's network play-outs (experiments/train/labels_nb.py) label the tricks that
-    ``pimc`` plays out (``plays_out_cards``); the contract choice, whose play-outs weigh a
-    baseline of heuristic play, Domino and the doubles keep the heuristic's."""
+    """Training's network play-outs (``playouts: network``, experiments/train/labels_nb.py)
+    label the tricks that ``pimc`` plays out (``plays_out_cards``); the contract choice,
+    Domino and the doubles keep the heuristic's (``playouts: network-all`` takes them too,
+    the contract's baseline played out by the network as well)."""
     return plays_out_cards(st, R, params)
 
 
@@ -147,21 +148,15 @@ def playout_value(deal, R, me, rng, i):
 
 
 @njit(cache=True, inline="always")
-def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
+def baseline_deal(st, R, rng, i, out):
     """B2: the contract choice spends a contract the declarer must otherwise play on a later
-    hand: each contract's play-out on a fully random deal (an average later hand) is taken
-    off its total."""
+    hand: each contract's play-out on a fully random deal (an average later hand, dealt into
+    ``out``) is taken off its total. True at the contract choice, else False (no baseline,
+    nothing drawn)."""
     if st[L.PHASE] != L.PH_CONTRACT:
-        return
-    buf = np.empty(MAX_CARDS, dtype=np.int64)
-    random_deal(st, rng, i, deal, buf)
-    m = bits
-    while m != 0:
-        b = lowest_bit(m)
-        m &= m - 1
-        trial[:] = deal
-        apply_action(GAME, trial, R, base + b)
-        total[b] -= rollout_score(trial, R, me)
+        return False
+    random_deal(st, rng, i, out, np.empty(MAX_CARDS, dtype=np.int64))
+    return True
 
 
 @njit(cache=True, inline="always")

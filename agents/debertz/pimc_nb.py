@@ -138,8 +138,9 @@ def playout_value(deal, R, me, rng, i):
 
 
 @njit(cache=True, inline="always")
-def option_baseline(st, R, base, bits, me, deal, trial, total, rng, i):
-    """Bids and the swap are valued by their play-outs alone."""
+def baseline_deal(st, R, rng, i, out):
+    """Bids and the swap are valued by their play-outs alone: no baseline."""
+    return False
 
 
 @njit(cache=True)

@@ -11,7 +11,9 @@ them; with ``rollouts`` > 0 the decisions it takes by play-outs (bids, the seven
 Barbu's contract, doubles, early tricks) get each option's result over that many heuristic
 play-outs. With ``playouts: network``
 Barbu's early tricks and Debertz's bids and seven swap are played out by the network itself
-instead of the heuristic: one step of policy iteration over the network.
+instead of the heuristic: one step of policy iteration over the network; ``playouts:
+network-all`` does the same for every decision not solved (in Barbu also the contract
+choice, Domino and the doubles).
 A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
@@ -48,21 +50,21 @@ class DistillArgs(DMCArgs):
     search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
-    playouts: str = "heuristic"  # "network": see labels_nb's network_plays_out
+    playouts: str = "heuristic"  # "network", "network-all": see labels_nb
 
-    PLAYOUTS = ("heuristic", "network")
+    PLAYOUTS = ("heuristic", "network", "network-all")
 
     def check(self) -> None:
         """DMC's checks, ``samples`` and ``rollouts`` within 0..4096, ``level_weight``
-        within [0, 1], ``playouts`` one of ``PLAYOUTS`` (``network`` only with ``samples``
-        0); raises ``InvalidConfigError`` naming the argument."""
+        within [0, 1], ``playouts`` one of ``PLAYOUTS`` (the network's only with
+        ``samples`` 0); raises ``InvalidConfigError`` naming the argument."""
         super().check()
         if self.playouts not in self.PLAYOUTS:
             raise InvalidConfigError(f"playouts must be one of {', '.join(self.PLAYOUTS)}, "
                                      f"got {self.playouts!r}")
-        if self.playouts == "network" and self.samples != 0:
-            raise InvalidConfigError("playouts: network plays out the actual deal: it needs "
-                                     f"samples: 0, got {self.samples}")
+        if self.playouts != "heuristic" and self.samples != 0:
+            raise InvalidConfigError(f"playouts: {self.playouts} plays out the actual deal: "
+                                     f"it needs samples: 0, got {self.samples}")
         for key in ("samples", "rollouts"):
             if not 0 <= getattr(self, key) <= 4096:
                 raise InvalidConfigError(f"{key} must be in 0..4096, got "
@@ -108,16 +110,16 @@ class Distill(DMC):
 
     def labels(self, batch, rows: np.ndarray, rng: np.ndarray) -> np.ndarray:
         """The solver's labels of the batch's current decisions (NaN: no label); with
-        ``playouts: network`` the play-outs of card play by the network as it is now."""
+        ``playouts: network`` (``network-all``) the play-outs by the network as it is now."""
         from experiments.train.labels_nb import solver_labels
 
         network = None
-        if self.args.playouts == "network":
+        if self.args.playouts != "heuristic":
             network = pack_weights(self.net.layer_arrays())
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
                              batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
-                             network)
+                             network, every=self.args.playouts == "network-all")
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

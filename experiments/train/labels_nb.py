@@ -40,6 +40,7 @@ from numba import njit
 
 from agents.neural.forward_nb import greedy_legal, scratch
 from agents.pimc_nb import (
+    baseline_deal,
     by_solving,
     finished_value,
     play_out_options,
@@ -128,26 +129,44 @@ def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_totals(game, st, R, me, base, bits, weights, biases, widths, trial, obs, x, nz,
-                   h, total):
+def network_totals(game, st, R, me, base, bits, weights, biases, widths, baselines, rng, g,
+                   deal, trial, obs, x, nz, h, total):
     """Each legal option of ``bits`` applied to the actual deal ``st`` and played out by the
-    network (``network_playout``), its result into ``total``."""
+    network (``network_playout``), its result into ``total``; where the game measures an
+    option against a baseline deal (``baseline_deal``: Barbu's contract on an average hand),
+    less its mean result over ``baselines`` such deals, each played out by the network too."""
+    network_options(game, st, R, me, base, bits, weights, biases, widths, trial, obs, x, nz,
+                    h, total, 1.0)
+    for k in range(baselines):
+        if not baseline_deal(game, st, R, rng, g, deal):
+            break
+        network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs,
+                        x, nz, h, total, -1.0 / baselines)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs, x,
+                    nz, h, total, weight):
+    """``weight`` x the network's play-out result of each option of ``bits`` applied to a
+    copy of ``deal``, into ``total``."""
     m = bits
     while m != 0:
         b = lowest_bit(m)
         m &= m - 1
-        trial[:] = st
+        trial[:] = deal
         apply_action(game, trial, R, base + b)
-        total[b] += network_playout(game, trial, R, me, weights, biases, widths, obs, x, nz,
-                                    h)
+        total[b] += weight * network_playout(game, trial, R, me, weights, biases, widths, obs,
+                                             x, nz, h)
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      weights, biases, widths, counter, n_blocks):
+                      weights, biases, widths, every, counter, n_blocks):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
-    actions, or none to label, are left NaN). ``widths`` empty: no network play-outs."""
+    actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
+    the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
+    decision not solved."""
     by_network = widths.shape[0] > 0
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
@@ -172,9 +191,9 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
-            elif by_network and network_plays_out(game, st, R, params):
-                network_totals(game, st, R, me, base, bits, weights, biases, widths, trial,
-                               obs, x, nz, h, total)
+            elif by_network and (every or network_plays_out(game, st, R, params)):
+                network_totals(game, st, R, me, base, bits, weights, biases, widths,
+                               max(1, rollouts), rng, g, deal, trial, obs, x, nz, h, total)
                 n = 1
             elif rollouts > 0:
                 n = played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g,
@@ -192,7 +211,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0, network=None):
+                  rollouts=0, network=None, every=False):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
@@ -202,7 +221,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     only when ``samples`` > 0; ``network``: the packed weights (``weights, biases,
     widths``, agents.neural.forward_nb.pack_weights) of a network of the game's
     observations and actions whose play-outs label the game's ``network_plays_out``
-    decisions (with ``samples`` 0), or None. The rows are shared among numba's threads; the labels do not
+    decisions (with ``samples`` 0), or with ``every`` each decision not solved (a baseline
+    over ``rollouts`` deals where the game has one), or None. The rows are shared among numba's threads; the labels do not
     depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
@@ -217,6 +237,6 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     if rows.size:
         n_blocks = max(1, min(rows.size, 4 * 64))
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
-                    int(rollouts), float(scale), rng, labels, *network,
+                    int(rollouts), float(scale), rng, labels, *network, bool(every),
                     np.zeros(1, dtype=np.int64), n_blocks)
     return labels

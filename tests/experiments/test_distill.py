@@ -339,6 +339,119 @@ def test_network_play_outs_value_each_debertz_bid_by_the_networks_own_play():
     assert checked >= 8 and differs
 
 
+def test_network_all_is_network_in_debertz():
+    # Debertz's bids and seven swap are all its decisions not solved: playouts: network-all
+    # labels them as playouts: network does
+    from agents.neural.forward_nb import pack_weights
+
+    R, states = first_bids()
+    kit = games.get("debertz")
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (16,))
+    rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
+    params = make_agent("pimc", "debertz").params
+    packed = pack_weights(net.layer_arrays())
+    cards = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, packed)
+    every = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, packed,
+                          every=True)
+    assert (~np.isnan(cards)).sum() >= 8
+    assert np.array_equal(cards, every, equal_nan=True)
+
+
+def barbu_domino_decisions(seed):
+    """Packed Barbu rules, the first deal's contract choice and, once Domino is chosen and
+    played by the heuristic, every decision of more than one option (the doubles, the
+    starting rank, Domino's cards)."""
+    from agents.barbu.heuristic_nb import DEFAULT_PARAMS, heuristic_action
+    from cardsim.barbu import actions as BA
+    from cardsim.barbu import layout as BL
+    from cardsim.barbu.rules import BarbuRules
+    from cardsim.game_nb import apply_action
+
+    kit = games.get("barbu")
+    R = BarbuRules().pack()
+    st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
+    kit.kernels.init_item(st, R, seed, 0, False)
+    contract = st.copy()
+    apply_action(kit.tag, st, R, BA.CONTRACT + BA.DOMINO)
+    later = []
+    while not kit.kernels.deal_over(st):
+        base, bits = kit.kernels.legal(st, R)
+        if bin(bits).count("1") > 1:
+            later.append(st.copy())
+        apply_action(kit.tag, st, R, heuristic_action(DEFAULT_PARAMS, st, R, base, bits))
+    return R, contract, later
+
+
+def test_network_all_play_outs_value_domino_and_the_doubles_by_the_networks_own_play():
+    # playouts: network-all: the decisions left to heuristic play-outs by playouts: network
+    # (Barbu's doubles, Domino's starting rank and cards) are valued by the network's
+    # play-outs of the actual deal, exactly as the neural agent plays them on
+    from agents.neural.agent import NeuralAgent
+    from agents.neural.forward_nb import pack_weights
+    from cardsim.barbu import layout as BL
+
+    kit = games.get("barbu")
+    R, _, later = barbu_domino_decisions(31)
+    phases = {int(st[BL.PHASE]) for st in later}
+    assert {BL.PH_DOUBLE, BL.PH_PLAY} <= phases
+    states = np.array(later[:4] + later[-4:])  # doubles first, Domino's last cards
+    torch.manual_seed(32)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
+    agent = NeuralAgent("barbu", net=net)
+    params = make_agent("pimc", "barbu").params
+    rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
+    packed = pack_weights(net.layer_arrays())
+    every = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
+                          kit.num_actions, 1, packed, every=True)
+    cards_only = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
+                               kit.num_actions, 1, packed)
+    heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
+                              kit.num_actions, 1)
+    # playouts: network leaves these to the heuristic's play-outs
+    assert np.array_equal(cards_only, heuristic, equal_nan=True)
+    for g, st in enumerate(states):
+        base, bits = kit.kernels.legal(st, R)
+        me = kit.kernels.turn(st)
+        for b in range(64):
+            if bits >> b & 1:
+                value = played_out_by(agent, kit, st, R, base + b, me)
+                assert every[g, base + b] == np.float32(0.5 * value)
+    assert not np.array_equal(every, heuristic, equal_nan=True)
+
+
+def test_network_all_values_a_contract_less_its_network_play_outs_on_average_hands():
+    # B2: a contract is worth its score on this hand less what it would score on a later,
+    # average hand: with playouts: network-all both are the network's play-outs, the
+    # baseline's mean over ``rollouts`` random deals (drawn from the row's generator)
+    from agents.barbu.pimc_nb import random_deal
+    from agents.neural.agent import NeuralAgent
+    from agents.neural.forward_nb import pack_weights
+
+    kit = games.get("barbu")
+    R, contract, _ = barbu_domino_decisions(33)
+    states = contract[None, :].copy()
+    torch.manual_seed(34)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
+    agent = NeuralAgent("barbu", net=net)
+    params = make_agent("pimc", "barbu").params
+    rng = np.array([rng_nb.stream(35, 0, 0)], dtype=np.uint64)
+    labels = solver_labels(kit.tag, states, R, np.arange(1), params, 0, 1.0, rng.copy(),
+                           kit.num_actions, 2, pack_weights(net.layer_arrays()), every=True)
+    base, bits = kit.kernels.legal(contract, R)
+    me = kit.kernels.turn(contract)
+    options = [b for b in range(64) if bits >> b & 1]
+    assert len(options) == 7
+    total = {b: 1.0 * played_out_by(agent, kit, contract, R, base + b, me) for b in options}
+    mine, deal = rng.copy(), contract.copy()
+    for k in range(2):
+        random_deal(contract, mine, 0, deal, np.empty(64, dtype=np.int64))
+        assert not np.array_equal(deal, contract)
+        for b in options:
+            total[b] += -0.5 * played_out_by(agent, kit, deal, R, base + b, me)
+    for b in options:
+        assert labels[0, base + b] == np.float32(total[b])
+
+
 def test_network_play_outs_leave_the_solved_tricks_as_they_were():
     from agents.neural.forward_nb import pack_weights
     from cardsim.barbu.rules import BarbuRules
@@ -366,10 +479,13 @@ def test_bad_play_out_arguments_are_refused(tmp_path):
     from experiments.train.config import load_config
 
     with pytest.raises(InvalidConfigError, match="playouts must be one of heuristic, "
-                                                 "network, got 'mcts'"):
+                                                 "network, network-all, got 'mcts'"):
         DistillArgs(playouts="mcts").check()
     with pytest.raises(InvalidConfigError, match="needs samples: 0, got 4"):
         DistillArgs(playouts="network", samples=4).check()
+    with pytest.raises(InvalidConfigError, match="network-all plays out the actual deal: "
+                                                 "it needs samples: 0, got 1"):
+        DistillArgs(playouts="network-all", samples=1).check()
     kit = games.get("barbu")
     states = np.zeros((1, 8), dtype=np.int64)  # refused before it is read
     other = ActionHeadNet(kit.obs_size + 1, kit.num_actions, (8,))
