@@ -155,6 +155,11 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
         from agents.belief_pimc import BeliefPIMC
 
         return _labelled(BeliefPIMC(game, options), label, spec)
+    if name == "neural" and "prior" in options:
+        # the network as the critic of a compiled agent's play (agents.neural.agent)
+        prior = options["prior"]
+        prior = make_agent(prior, game) if isinstance(prior, str) else None
+        return _labelled(cls(game=game, options=options, prior=prior), label, spec)
     return _labelled(cls(game=game, options=options), label, spec)
 
 

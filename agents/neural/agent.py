@@ -10,6 +10,15 @@ same choice whatever the batch), with the weights the network has when the agent
 network on a GPU plays by one torch forward over the batch. Where it is
 seated for a rules variant (the table, the environments), ``check_rules`` refuses a
 checkpoint trained for other rules.
+
+``prior=heuristic`` (any compiled agent's name) makes the network the critic of that agent's
+play, as ``pimc`` is of the heuristic's (its ``margin``): the prior's action is played unless
+the network's best action is rated more than ``margin`` points above it (value networks,
+whose outputs are ``REWARD_SCALE`` x points: ``dmc`` and ``distill`` checkpoints). Where the
+network's values barely separate the actions, as in the trick-counting contracts of Barbu,
+its near-ties no longer decide the play; where they do separate them, the network decides.
+The prior reads the engine rows behind the table's observations, as a compiled agent called
+from Python does (only what its seat may know), so it needs a table's ``Observations``.
 """
 
 from __future__ import annotations
@@ -21,12 +30,15 @@ import torch
 
 from agents.base import Agent
 from agents.neural.checkpoint import check_rules, load_checkpoint
-from agents.neural.forward_nb import greedy_actions, pack_weights
+from agents.neural.forward_nb import greedy_actions, greedy_over_prior, pack_weights
 from agents.neural.network import masked
 from agents.neural.shipped import checkpoint_path, playing_names
 from cardsim import games
 from cardsim.games import GAMES
+from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.errors import InvalidConfigError
+
+VALUE_ALGORITHMS = ("dmc", "distill")  # checkpoints whose outputs are values (points)
 
 
 class NeuralAgent(Agent):
@@ -38,15 +50,21 @@ class NeuralAgent(Agent):
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "checkpoint": f"a shipped checkpoint's name ({', '.join(playing_names())}), the "
                       "path of a checkpoint file written by cardsim train, or a training "
-                      "run directory (its checkpoints/latest.pt) (required)"}
+                      "run directory (its checkpoints/latest.pt) (required)",
+        "prior": "a compiled agent (heuristic) whose action is played unless the network "
+                 "rates its own best action more than margin points above it (value "
+                 "networks: dmc, distill)",
+        "margin": "points by which the network's best action must beat the prior's "
+                  "(with prior; default 0)"}
 
-    def __init__(self, game: str, options: dict | None = None, *, net=None, label=None):
+    def __init__(self, game: str, options: dict | None = None, *, net=None, label=None,
+                 prior=None):
         super().__init__(game)
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.OPTION_HELP))
         if unknown:
             raise InvalidConfigError(f"agent 'neural' has no option {unknown[0]!r}; its "
-                                     f"options: checkpoint")
+                                     f"options: {', '.join(self.OPTION_HELP)}")
         if net is None:
             path = options.get("checkpoint")
             if not isinstance(path, str) or not path:
@@ -68,6 +86,40 @@ class NeuralAgent(Agent):
         self.net = net
         self.device = next(net.parameters()).device
         self._packed = pack_weights(net.layer_arrays()) if self.device.type == "cpu" else None
+        self.prior, self.margin = self._prior(options, prior)
+
+    def _prior(self, options: dict, prior):
+        """The prior agent (made from ``options["prior"]`` by ``agents.registry``) and the
+        margin in the network's units, or (None, 0.0)."""
+        from cardsim.table import is_compiled
+
+        if "margin" in options and "prior" not in options:
+            raise InvalidConfigError("agent 'neural': margin needs prior=AGENT (e.g. "
+                                     "prior=heuristic)")
+        if "prior" not in options:
+            return None, 0.0
+        algorithm = self._data.get("algorithm") if self._data is not None else None
+        if algorithm not in VALUE_ALGORITHMS:
+            raise InvalidConfigError(
+                f"agent 'neural': prior needs a value network ({', '.join(VALUE_ALGORITHMS)} "
+                f"checkpoints); {self.path} was trained by {algorithm!r}")
+        margin = options.get("margin", 0)
+        if (isinstance(margin, bool) or not isinstance(margin, (int, float))
+                or not 0 <= margin < float("inf")):
+            raise InvalidConfigError(f"agent 'neural': margin must be a number of points >= "
+                                     f"0, got {margin!r}")
+        spec = options["prior"]
+        if prior is None or not is_compiled(prior):
+            raise InvalidConfigError(f"agent 'neural': prior must name a compiled agent of "
+                                     f"{self.game} (e.g. heuristic), got {spec!r}")
+        self._label += f",prior={spec},margin={margin:g}"
+        return prior, float(margin) * REWARD_SCALE
+
+    def reset(self, seed: int) -> None:
+        """Seed the prior's generator, where there is one (the network is deterministic)."""
+        super().reset(seed)
+        if self.prior is not None:
+            self.prior.reset(seed)
 
     def _default_label(self) -> str:
         return self._label
@@ -80,7 +132,10 @@ class NeuralAgent(Agent):
     def act(self, observations, legal_masks) -> np.ndarray:
         """The greedy action of each row: the legal action with the highest network output, for
         the batch ``observations`` ``(n, OBS_SIZE)``, ``legal_masks`` ``(n, NUM_ACTIONS)``
-        bool; returns an int64 array ``(n,)``."""
+        bool; returns an int64 array ``(n,)``. With a prior, the prior's action unless the
+        network's best beats it by the margin."""
+        if self.prior is not None:
+            return self._over_prior(observations, legal_masks)
         if self._packed is not None:
             return greedy_actions(np.ascontiguousarray(observations, dtype=np.float32),
                                   np.ascontiguousarray(legal_masks, dtype=np.bool_),
@@ -93,3 +148,23 @@ class NeuralAgent(Agent):
         obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
         legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
         return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()
+
+    def _over_prior(self, observations, legal_masks) -> np.ndarray:
+        """``act`` with a prior: its actions from the engine rows behind the observations."""
+        if getattr(observations, "engine", None) is None:
+            raise InvalidConfigError(
+                f"agent {self.label!r} keeps its prior's actions, which read the engine rows "
+                f"behind a table's observations; these observations carry none (seat it "
+                f"at a table: cardsim tournament, simulate, the environments' opponents)")
+        prior = np.ascontiguousarray(self.prior.act(observations, legal_masks), dtype=np.int64)
+        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        legal = np.ascontiguousarray(legal_masks, dtype=np.bool_)
+        if self._packed is not None:
+            return greedy_over_prior(obs, legal, prior, np.float32(self.margin), *self._packed)
+        with torch.no_grad():
+            q = self.net(torch.as_tensor(obs, device=self.device))
+            best = masked(q, torch.as_tensor(legal, device=self.device)).argmax(dim=1)
+            kept = torch.as_tensor(prior, device=self.device)
+            rows = torch.arange(len(q), device=self.device)
+            better = q[rows, best] > q[rows, kept] + self.margin
+        return torch.where(better, best, kept).cpu().numpy()

@@ -137,3 +137,22 @@ def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
         if best < 0 or h[a] > h[best]:
             best = a
     return best
+
+
+@njit(cache=True)
+def greedy_over_prior(obs, legal, prior, margin, weights, biases, widths):
+    """For each row, the network's best legal action (``greedy_actions``'s choice) where its
+    output beats that of the prior's action ``prior[i]`` by more than ``margin`` (in the
+    network's units), else the prior's action: int64 (n,)."""
+    n = obs.shape[0]
+    layers = widths.shape[0] - 1
+    x, nz, h = scratch(widths)
+    out = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        forward_row(obs[i], weights, biases, widths, x, nz, h)
+        best = -1
+        for a in range(widths[layers]):
+            if legal[i, a] and (best < 0 or h[a] > h[best]):
+                best = a
+        out[i] = best if h[best] > h[prior[i]] + margin else prior[i]
+    return out

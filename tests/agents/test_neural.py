@@ -266,3 +266,89 @@ def test_shipped_checkpoints_were_made_by_the_ready_configs(name):
     assert ready == shipped
     training = load_checkpoint(SHIPPED_DIR / f"{name}.pt")["training"]
     assert training["iteration"] == ready.iterations
+
+
+def barbu_positions(n=48, seed=5):
+    """Engine rows of Barbu positions reached by random play (every phase), with the
+    observations a table gives a Python agent (the rows behind them) and their legal masks."""
+    from cardsim.barbu.game import BarbuGame
+    from cardsim.barbu import observe_nb
+    from cardsim.table import EngineRows, Observations
+
+    rng = np.random.default_rng(seed)
+    game = BarbuGame(seed=seed)
+    states, legal, seats = [], [], []
+    while len(states) < n:
+        if game.is_deal_over:
+            game.next_deal()
+            continue
+        states.append(game.st.copy())
+        legal.append(game.legal_mask())
+        seats.append(game.turn())
+        game.step(int(rng.choice(game.legal_actions())))
+    states = np.stack(states)
+    obs = np.zeros((n, observe_nb.OBS_SIZE), dtype=np.float32)
+    for i in range(n):
+        observe_nb.observe(states[i], game.R, seats[i], obs[i])
+    observations = obs.view(Observations)
+    observations.engine = EngineRows(games.get("barbu").tag, states, game.R,
+                                     np.arange(1, n + 1, dtype=np.uint64), np.arange(n))
+    return observations, np.stack(legal)
+
+
+def test_a_prior_is_kept_unless_the_network_beats_it_by_the_margin(tmp_path):
+    path = tmp_path / "b.pt"
+    net = write_checkpoint(path, game="barbu")
+    observations, legal = barbu_positions()
+    kept = make_agent("heuristic", "barbu").act(observations, legal)
+    q = net(torch.from_numpy(np.asarray(observations))).detach().numpy().astype(np.float64)
+    q[~legal] = -np.inf
+    best = q.argmax(1)
+    gap = q[np.arange(len(q)), best] - q[np.arange(len(q)), kept]
+    margin = float(np.median(gap[gap > 0])) / 0.01        # points: outputs are 0.01 x points
+    expected = np.where(gap > margin * 0.01, best, kept)
+    assert (expected == best).any() and (expected != best).any()   # both branches taken
+    agent = make_agent(f"neural:checkpoint={path},prior=heuristic,margin={margin!r}", "barbu")
+    assert (agent.act(observations, legal) == expected).all()
+    agent._packed = None                                   # torch's forward (a GPU network)
+    assert (agent.act(observations, legal) == expected).all()
+    assert "prior=heuristic" in agent.label
+    # no margin: the network's own choice; a margin beyond every gap: the prior's
+    greedy = make_agent(f"neural:checkpoint={path},prior=heuristic", "barbu")
+    assert (greedy.act(observations, legal) == best).all()
+    never = make_agent(f"neural:checkpoint={path},prior=heuristic,margin=1000000", "barbu")
+    assert (never.act(observations, legal) == kept).all()
+
+
+def test_a_network_over_a_prior_plays_legally_at_the_table(tmp_path, capsys):
+    path = tmp_path / "b.pt"
+    write_checkpoint(path, game="barbu")
+    code = main(["simulate", "barbu", "--hands", "8", "--agents",
+                 f"neural:checkpoint={path},prior=heuristic,margin=1"])
+    assert code == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options, algorithm, words", [
+    ("margin=2", "dmc", "margin needs prior"),
+    ("prior=heuristic,margin=-1", "dmc", "margin must be a number of points >= 0"),
+    ("prior=heuristic,margin=lots", "dmc", "margin must be a number"),
+    ("prior=heuristic", "ppo", "prior needs a value network"),
+    ("prior=nobody", "dmc", "unknown barbu agent 'nobody'"),
+    ("priors=heuristic", "dmc", "no option 'priors'")])
+def test_a_prior_is_refused_with_a_clear_error(tmp_path, options, algorithm, words):
+    torch.manual_seed(0)
+    kit = games.get("barbu")
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (8,))
+    path = tmp_path / "b.pt"
+    path.write_bytes(checkpoint_bytes(net, "barbu", kit.make_rules(None, {}), algorithm))
+    with pytest.raises(InvalidConfigError, match=words):
+        make_agent(f"neural:checkpoint={path},{options}", "barbu")
+
+
+def test_a_prior_needs_the_tables_observations(tmp_path):
+    path = tmp_path / "b.pt"
+    write_checkpoint(path, game="barbu")
+    observations, legal = barbu_positions(n=4)
+    agent = make_agent(f"neural:checkpoint={path},prior=heuristic,margin=1", "barbu")
+    with pytest.raises(InvalidConfigError, match="engine rows"):
+        agent.act(np.asarray(observations), legal)
