@@ -156,11 +156,14 @@ class NeuralAgent(Agent):
                 f"agent {self.label!r} keeps its prior's actions, which read the engine rows "
                 f"behind a table's observations; these observations carry none (seat it "
                 f"at a table: cardsim tournament, simulate, the environments' opponents)")
-        prior = np.ascontiguousarray(self.prior.act(observations, legal_masks), dtype=np.int64)
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         legal = np.ascontiguousarray(legal_masks, dtype=np.bool_)
         if self._packed is not None:
-            return greedy_over_prior(obs, legal, prior, np.float32(self.margin), *self._packed)
+            e, p = observations.engine, self.prior
+            return greedy_over_prior(e.game, p.policies, e.states, e.R, p.kind, p.params, e.rng,
+                                     np.ascontiguousarray(e.rows, dtype=np.int64), obs, legal,
+                                     np.float32(self.margin), *self._packed)
+        prior = np.asarray(self.prior.act(observations, legal_masks), dtype=np.int64)
         with torch.no_grad():
             q = self.net(torch.as_tensor(obs, device=self.device))
             best = masked(q, torch.as_tensor(legal, device=self.device)).argmax(dim=1)

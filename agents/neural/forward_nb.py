@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.bits_nb import lowest_bit
+from cardsim.policy_nb import choose
 
 
 def pack_weights(layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -140,19 +141,24 @@ def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
 
 
 @njit(cache=True)
-def greedy_over_prior(obs, legal, prior, margin, weights, biases, widths):
-    """For each row, the network's best legal action (``greedy_actions``'s choice) where its
-    output beats that of the prior's action ``prior[i]`` by more than ``margin`` (in the
-    network's units), else the prior's action: int64 (n,)."""
+def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal, margin,
+                      weights, biases, widths):
+    """For each row ``i`` of ``obs``, the network's best legal action (``greedy_actions``'s
+    choice) where its output beats that of the prior's action by more than ``margin`` (in
+    the network's units), else the prior's action: int64 (n,). The prior is compiled policy
+    ``kind`` (``params``) deciding engine row ``S[rows[i]]`` with that row's generator, as
+    ``cardsim.table_nb.act_rows`` has it decide: one call for both, whose Python-side cost
+    is most of a one-game decision."""
     n = obs.shape[0]
     layers = widths.shape[0] - 1
     x, nz, h = scratch(widths)
     out = np.zeros(n, dtype=np.int64)
     for i in range(n):
+        prior = choose(policies, game, kind, params, S[rows[i]], R, rng, rows[i])
         forward_row(obs[i], weights, biases, widths, x, nz, h)
         best = -1
         for a in range(widths[layers]):
             if legal[i, a] and (best < 0 or h[a] > h[best]):
                 best = a
-        out[i] = best if h[best] > h[prior[i]] + margin else prior[i]
+        out[i] = best if h[best] > h[prior] + margin else prior
     return out
