@@ -3,13 +3,14 @@ agent in a table of another, against that other agent in the same seat, on the s
 
     python -m experiments.seat_swap --contract trumps \\
         --agent neural:checkpoint=barbu-distill-netall --base heuristic \\
-        [--phases play] [--deals 100] [--seed 7000] [--json]
+        [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
 
 Each deal is the first of a match of seed ``--seed + i`` with the contract forced (B2:
 every contract is open at the first deal). It is played twice for each seat s: once with
 ``--base`` in every seat and phase, once with ``--agent`` deciding seat s's decisions in
 ``--phases`` (``play``: card play; ``double``; ``trump``; ``start_rank``; all by default) and
-``--base`` everywhere else. The differences of seat s's tricks and deal score (B7) between
+``--base`` everywhere else (``--tricks FIRST LAST``: only its card play in those tricks,
+numbered 1 to 13). The differences of seat s's tricks and deal score (B7) between
 the two are paired by deal and seat, so they isolate what the agent's own decisions of
 those phases change: not its partners' or opponents', and not the luck of the cards. The
 study is a diagnostic, played one decision at a time from Python (about 100 deals of
@@ -54,9 +55,10 @@ class Seat:
 
 
 def play_deal(seed: int, contract: str, base: Seat, agent: Seat | None, seat: int,
-              phases: tuple) -> BarbuGame:
+              phases: tuple, tricks: tuple = (1, 13)) -> BarbuGame:
     """The first deal of match ``seed`` with ``contract`` forced, ``agent`` deciding seat
-    ``seat``'s decisions in ``phases`` (None: ``base`` everywhere)."""
+    ``seat``'s decisions in ``phases`` (card play only in tricks ``tricks``, first and
+    last; None: ``base`` everywhere)."""
     game = BarbuGame(seed=seed)
     rng = np.array([seed], dtype=np.uint64)  # the same generator for both plays of a deal
     while not game.is_deal_over:
@@ -65,12 +67,14 @@ def play_deal(seed: int, contract: str, base: Seat, agent: Seat | None, seat: in
             game.step(game.legal_actions()[names.index(contract)])
             continue
         mine = agent is not None and game.turn() == seat and game.phase() in phases
+        if mine and game.phase() == "play":
+            mine = tricks[0] <= sum(game.tricks_won) + 1 <= tricks[1]
         game.step((agent if mine else base).act(game, rng))
     return game
 
 
 def seat_swap(contract: str, agent: str, base: str, phases=PHASES, deals: int = 100,
-              seed: int = 7000) -> dict:
+              seed: int = 7000, tricks: tuple = (1, 13)) -> dict:
     """Seat-level differences (agent's decisions − base's) of tricks and deal score, with
     95% intervals paired by deal and seat, overall and for the declarer's seat and the
     others'."""
@@ -81,6 +85,9 @@ def seat_swap(contract: str, agent: str, base: str, phases=PHASES, deals: int = 
     if unknown or not phases:
         raise InvalidConfigError(f"phases must be among {', '.join(PHASES)}, got "
                                  f"{', '.join(phases) or 'none'}")
+    if len(tricks) != 2 or not 1 <= tricks[0] <= tricks[1] <= 13:
+        raise InvalidConfigError(f"tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13, "
+                                 f"got {' '.join(map(str, tricks))}")
     if type(deals) is not int or deals < 1:
         raise InvalidConfigError(f"deals must be a positive integer, got {deals!r}")
     base_seat, agent_seat = Seat(base, seed), Seat(agent, seed)
@@ -88,7 +95,8 @@ def seat_swap(contract: str, agent: str, base: str, phases=PHASES, deals: int = 
     for i in range(deals):
         alone = play_deal(seed + i, contract, base_seat, None, -1, phases)
         for s in range(4):
-            swapped = play_deal(seed + i, contract, base_seat, agent_seat, s, tuple(phases))
+            swapped = play_deal(seed + i, contract, base_seat, agent_seat, s, tuple(phases),
+                                tuple(tricks))
             rows.append((swapped.declarer == s,
                          swapped.tricks_won[s] - alone.tricks_won[s],
                          swapped.deal_scores[s] - alone.deal_scores[s]))
@@ -101,7 +109,7 @@ def seat_swap(contract: str, agent: str, base: str, phases=PHASES, deals: int = 
 
     declarer = table[:, 0] == 1
     return {"contract": contract, "agent": agent, "base": base, "phases": list(phases),
-            "deals": deals, "seed": seed, "all": summary(np.ones(len(table), bool)),
+            "tricks": list(tricks), "deals": deals, "seed": seed, "all": summary(np.ones(len(table), bool)),
             "declarer": summary(declarer), "others": summary(~declarer)}
 
 
@@ -113,19 +121,22 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", required=True)
     parser.add_argument("--base", default="heuristic")
     parser.add_argument("--phases", nargs="+", default=list(PHASES), help=", ".join(PHASES))
+    parser.add_argument("--tricks", type=int, nargs=2, default=[1, 13],
+                        metavar=("FIRST", "LAST"), help="card play only in these tricks")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7000)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
         result = seat_swap(args.contract, args.agent, args.base, tuple(args.phases),
-                           args.deals, args.seed)
+                           args.deals, args.seed, tuple(args.tricks))
     except InvalidConfigError as e:
         parser.exit(2, f"error: {e}\n")
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"{args.contract}: {args.agent} deciding one seat's {', '.join(args.phases)} "
+    when = "" if args.tricks == [1, 13] else f" (tricks {args.tricks[0]}-{args.tricks[1]})"
+    print(f"{args.contract}: {args.agent} deciding one seat's {', '.join(args.phases)}{when} "
           f"among {args.base}, − {args.base} in that seat ({args.deals} deals x 4 seats, "
           f"seed {args.seed})")
     for key in ("all", "declarer", "others"):

@@ -21,12 +21,17 @@ def test_only_the_chosen_phases_are_swapped():
     # given card play it does decide, and a random card player takes more tricks
     loud = seat_swap("no_tricks", "random", "heuristic", phases=("play",), deals=6)
     assert loud["all"]["tricks"] > 0 and loud["all"]["score"] < 0
+    # the last trick alone has one legal card: nothing to decide differently
+    last = seat_swap("no_tricks", "random", "heuristic", phases=("play",), deals=3,
+                     tricks=(13, 13))
+    assert last["all"]["tricks"] == 0 and last["all"]["score"] == 0
 
 
 @pytest.mark.parametrize("kwargs, words", [
     ({"contract": "no_jacks"}, "unknown contract 'no_jacks'; contracts: no_tricks"),
     ({"phases": ("bidding",)}, "phases must be among play, double, trump, start_rank"),
-    ({"deals": 0}, "deals must be a positive integer")])
+    ({"deals": 0}, "deals must be a positive integer"),
+    ({"tricks": (5, 14)}, "tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13")])
 def test_bad_input_is_one_clear_error(kwargs, words):
     args = {"contract": "trumps", "agent": "random", "base": "heuristic", "deals": 1, **kwargs}
     with pytest.raises(InvalidConfigError, match=words):
