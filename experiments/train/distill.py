@@ -51,6 +51,7 @@ class DistillArgs(DMCArgs):
     rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
     playouts: str = "heuristic"  # "network", "network-all": see labels_nb
+    prior_margin: float = -1.0  # >= 0: network play-outs over the heuristic (points)
 
     PLAYOUTS = ("heuristic", "network", "network-all")
 
@@ -69,6 +70,15 @@ class DistillArgs(DMCArgs):
             if not 0 <= getattr(self, key) <= 4096:
                 raise InvalidConfigError(f"{key} must be in 0..4096, got "
                                          f"{getattr(self, key)}")
+        margin = self.prior_margin
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
+                or not margin < float("inf"):
+            raise InvalidConfigError(f"prior_margin must be a number of points, got "
+                                     f"{margin!r}")
+        if margin >= 0 and self.playouts == "heuristic":
+            raise InvalidConfigError(f"prior_margin {margin} sets the network's play-outs over "
+                                     f"the heuristic: it needs playouts: network or "
+                                     f"network-all")
         if not 0.0 <= self.level_weight <= 1.0:
             raise InvalidConfigError(f"level_weight must be in [0, 1], got "
                                      f"{self.level_weight}")
@@ -119,7 +129,8 @@ class Distill(DMC):
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
                              batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
-                             network, every=self.args.playouts == "network-all")
+                             network, every=self.args.playouts == "network-all",
+                             prior_margin=self.args.prior_margin)
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

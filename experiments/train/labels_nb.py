@@ -33,11 +33,18 @@ network would go on, so regressing on them is one step of policy iteration over 
 rather than over the heuristic, and every option of a decision is compared on the same deal
 and continuation. The network's play is deterministic, so one play-out of the actual deal is
 its value (``samples`` must be 0).
+
+With a **prior** (``prior_margin`` >= 0) the play-outs are the network's over the heuristic,
+as the ``neural`` agent plays with ``prior=heuristic,margin=M``: at each decision the
+heuristic's action (default options, as the searches' play-outs take it) unless the
+network's best beats it by more than M points. The labels then value an option as that
+agent would go on, one step of policy iteration over it.
 """
 
 import numpy as np
 from numba import njit
 
+from agents.ismcts_nb import rollout_action
 from agents.neural.forward_nb import greedy_legal, scratch
 from agents.pimc_nb import (
     baseline_deal,
@@ -113,10 +120,13 @@ def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, de
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h):
+def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h, margin, rng,
+                    i):
     """``deal`` played to the end of its deal by the network (packed ``weights``, ``biases``,
-    ``widths``) choosing greedily in every seat from what that seat observes; the game's
-    measure of the result for seat ``me`` (``obs``, ``x``, ``nz``, ``h``: scratch)."""
+    ``widths``) choosing greedily in every seat from what that seat observes, or with
+    ``margin`` >= 0 (the network's units) keeping the heuristic's action unless the
+    network's best beats it by more (generator ``rng[i]``); the game's measure of the result
+    for seat ``me`` (``obs``, ``x``, ``nz``, ``h``: scratch)."""
     while not deal_over(game, deal):
         base, bits = legal(game, deal, R)
         if popcount(bits) == 1:
@@ -124,29 +134,34 @@ def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h):
         else:
             observe(game, deal, R, turn(game, deal), obs)
             action = greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h)
+            if margin >= 0.0:
+                prior = rollout_action(game, deal, R, base, bits, rng, i)
+                if not h[action] > h[prior] + margin:
+                    action = prior
         apply_action(game, deal, R, action)
     return finished_value(game, deal, R, me)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
 def network_totals(game, st, R, me, base, bits, weights, biases, widths, baselines, rng, g,
-                   deal, trial, obs, x, nz, h, total):
+                   deal, trial, obs, x, nz, h, total, margin):
     """Each legal option of ``bits`` applied to the actual deal ``st`` and played out by the
     network (``network_playout``), its result into ``total``; where the game measures an
     option against a baseline deal (``baseline_deal``: Barbu's contract on an average hand),
-    less its mean result over ``baselines`` such deals, each played out by the network too."""
+    less its mean result over ``baselines`` such deals, each played out by the network too
+    (over the heuristic with ``margin`` >= 0)."""
     network_options(game, st, R, me, base, bits, weights, biases, widths, trial, obs, x, nz,
-                    h, total, 1.0)
+                    h, total, 1.0, margin, rng, g)
     for k in range(baselines):
         if not baseline_deal(game, st, R, rng, g, deal):
             break
         network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs,
-                        x, nz, h, total, -1.0 / baselines)
+                        x, nz, h, total, -1.0 / baselines, margin, rng, g)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
 def network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs, x,
-                    nz, h, total, weight):
+                    nz, h, total, weight, margin, rng, i):
     """``weight`` x the network's play-out result of each option of ``bits`` applied to a
     copy of ``deal``, into ``total``."""
     m = bits
@@ -156,12 +171,12 @@ def network_options(game, deal, R, me, base, bits, weights, biases, widths, tria
         trial[:] = deal
         apply_action(game, trial, R, base + b)
         total[b] += weight * network_playout(game, trial, R, me, weights, biases, widths, obs,
-                                             x, nz, h)
+                                             x, nz, h, margin, rng, i)
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      weights, biases, widths, every, counter, n_blocks):
+                      weights, biases, widths, every, margin, counter, n_blocks):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
@@ -193,7 +208,8 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
                                   deal, total)
             elif by_network and (every or network_plays_out(game, st, R, params)):
                 network_totals(game, st, R, me, base, bits, weights, biases, widths,
-                               max(1, rollouts), rng, g, deal, trial, obs, x, nz, h, total)
+                               max(1, rollouts), rng, g, deal, trial, obs, x, nz, h, total,
+                               margin)
                 n = 1
             elif rollouts > 0:
                 n = played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g,
@@ -211,7 +227,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0, network=None, every=False):
+                  rollouts=0, network=None, every=False, prior_margin=-1.0):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
@@ -222,7 +238,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     widths``, agents.neural.forward_nb.pack_weights) of a network of the game's
     observations and actions whose play-outs label the game's ``network_plays_out``
     decisions (with ``samples`` 0), or with ``every`` each decision not solved (a baseline
-    over ``rollouts`` deals where the game has one), or None. The rows are shared among numba's threads; the labels do not
+    over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
+    plays those play-outs by the network over the heuristic with that margin. The rows are shared among numba's threads; the labels do not
     depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
@@ -238,5 +255,6 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
         n_blocks = max(1, min(rows.size, 4 * 64))
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
                     int(rollouts), float(scale), rng, labels, *network, bool(every),
+                    float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
                     np.zeros(1, dtype=np.int64), n_blocks)
     return labels

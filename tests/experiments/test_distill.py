@@ -499,3 +499,46 @@ def test_bad_play_out_arguments_are_refused(tmp_path):
                                         args={"playouts": "network", "samples": 2})))
     with pytest.raises(InvalidConfigError, match="needs samples: 0, got 2"):
         load_config(path)
+
+
+def test_network_play_outs_over_the_heuristic_with_a_margin():
+    # prior_margin: the play-outs keep the heuristic's action unless the network's best beats
+    # it by the margin; beyond every gap they are the heuristic's own play-outs, at 0 the
+    # network's (its best is kept whenever it is not the heuristic's action itself)
+    from agents.neural.forward_nb import pack_weights
+    from cardsim.barbu.rules import BarbuRules
+    from tests.search.barbu_positions import barbu_positions
+
+    kit = games.get("barbu")
+    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
+    states = np.array(states)
+    params = make_agent("pimc", "barbu").params
+    torch.manual_seed(23)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
+    packed = pack_weights(net.layer_arrays())
+    rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
+
+    def labels(**kw):
+        return solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
+                             kit.num_actions, 1, **kw)
+
+    alone = labels(network=packed)
+    heuristic = labels()
+    assert not np.array_equal(alone, heuristic, equal_nan=True)
+    assert np.array_equal(labels(network=packed, prior_margin=1e9), heuristic, equal_nan=True)
+    assert np.array_equal(labels(network=packed, prior_margin=0.0), alone, equal_nan=True)
+    between = labels(network=packed, prior_margin=0.05)
+    assert not np.array_equal(between, alone, equal_nan=True)
+    assert not np.array_equal(between, heuristic, equal_nan=True)
+
+
+def test_a_prior_margin_needs_network_play_outs():
+    from cardsim.errors import InvalidConfigError
+
+    DistillArgs(playouts="network-all", prior_margin=1.0).check()
+    with pytest.raises(InvalidConfigError, match="prior_margin 1.0 sets the network's "
+                                                 "play-outs over the heuristic: it needs "
+                                                 "playouts: network or network-all"):
+        DistillArgs(prior_margin=1.0).check()
+    with pytest.raises(InvalidConfigError, match="prior_margin must be a number of points"):
+        DistillArgs(playouts="network", prior_margin="wide").check()
