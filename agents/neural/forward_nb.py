@@ -110,18 +110,31 @@ def greedy_actions(obs, legal, weights, biases, widths):
     observation size) float32 under ``legal`` (n, actions) bool: int64 (n,); ties go to the
     lowest action id, and a row with no legal action gets action 0 (as torch's argmax of an
     all -inf row)."""
-    n = obs.shape[0]
-    layers = widths.shape[0] - 1
     x, nz, h = scratch(widths)
-    out = np.zeros(n, dtype=np.int64)
-    for i in range(n):
+    out = np.zeros(obs.shape[0], dtype=np.int64)
+    for i in range(obs.shape[0]):
         forward_row(obs[i], weights, biases, widths, x, nz, h)
-        found = False
-        for a in range(widths[layers]):
-            if legal[i, a] and (not found or h[a] > h[out[i]]):
-                out[i] = a
-                found = True
+        out[i] = best_legal(h, legal[i])
     return out
+
+
+@njit(cache=True, inline="always")
+def best_legal(h, legal_row):
+    """The action with the highest output ``h`` among those ``legal_row`` (bool) allows, ties
+    to the lowest id; 0 where none is legal."""
+    best = -1
+    for a in range(legal_row.shape[0]):
+        if legal_row[a] and (best < 0 or h[a] > h[best]):
+            best = a
+    return max(best, 0)
+
+
+@njit(cache=True, inline="always")
+def over_prior(h, best, prior, margin):
+    """The network's best action ``best`` where its output ``h`` beats that of the prior's
+    action ``prior`` by more than ``margin``, else the prior's (the ``neural`` agent's
+    ``prior=``, and training's play-outs with ``prior_margin``)."""
+    return best if h[best] > h[prior] + margin else prior
 
 
 @njit(cache=True)
@@ -149,16 +162,10 @@ def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal,
     ``kind`` (``params``) deciding engine row ``S[rows[i]]`` with that row's generator, as
     ``cardsim.table_nb.act_rows`` has it decide: one call for both, whose Python-side cost
     is most of a one-game decision."""
-    n = obs.shape[0]
-    layers = widths.shape[0] - 1
     x, nz, h = scratch(widths)
-    out = np.zeros(n, dtype=np.int64)
-    for i in range(n):
+    out = np.zeros(obs.shape[0], dtype=np.int64)
+    for i in range(obs.shape[0]):
         prior = choose(policies, game, kind, params, S[rows[i]], R, rng, rows[i])
         forward_row(obs[i], weights, biases, widths, x, nz, h)
-        best = -1
-        for a in range(widths[layers]):
-            if legal[i, a] and (best < 0 or h[a] > h[best]):
-                best = a
-        out[i] = best if h[best] > h[prior] + margin else prior
+        out[i] = over_prior(h, best_legal(h, legal[i]), prior, margin)
     return out

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from agents.ismcts_nb import rollout_action
-from agents.neural.forward_nb import greedy_legal, scratch
+from agents.neural.forward_nb import greedy_legal, over_prior, scratch
 from agents.pimc_nb import (
     baseline_deal,
     by_solving,
@@ -135,9 +135,8 @@ def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h, m
             observe(game, deal, R, turn(game, deal), obs)
             action = greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h)
             if margin >= 0.0:
-                prior = rollout_action(game, deal, R, base, bits, rng, i)
-                if not h[action] > h[prior] + margin:
-                    action = prior
+                action = over_prior(h, action, rollout_action(game, deal, R, base, bits, rng,
+                                                              i), margin)
         apply_action(game, deal, R, action)
     return finished_value(game, deal, R, me)
 
