@@ -43,3 +43,30 @@ def bind(kernel, *args):
     signature = tuple(kernel.typeof_pyval(a) for a in args)
     kernel.compile(signature)  # compiles, or loads numba's cache
     return kernel.overloads[signature].entry_point
+
+
+class Rebound:
+    """``kernel(*args)`` through ``bind``'s entry points, bound again whenever the types of
+    the arguments at positions ``varying`` change: for a caller whose other arguments keep
+    their types from call to call (an agent's tags, weights and options) while arrays it is
+    handed may not (another table's rows). The key is numba's own fingerprint of those
+    arguments (an array's dtype, dimensions, layout and writability: what its numba type
+    is made of), computed in C in a fraction of a microsecond. Under
+    ``NUMBA_DISABLE_JIT`` the kernel is called as it is."""
+
+    def __init__(self, kernel, varying: tuple[int, ...]):
+        from numba import config
+
+        self.kernel, self.varying = kernel, varying
+        self._entries = None if config.DISABLE_JIT else {}
+
+    def __call__(self, *args):
+        if self._entries is None:
+            return self.kernel(*args)
+        from numba._dispatcher import compute_fingerprint
+
+        key = compute_fingerprint(tuple(args[i] for i in self.varying))
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = bind(self.kernel, *args)
+        return entry(*args)

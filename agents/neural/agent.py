@@ -17,6 +17,8 @@ the network's best action is rated more than ``margin`` points above it (value n
 whose outputs are ``REWARD_SCALE`` x points: ``dmc`` and ``distill`` checkpoints). Where the
 network's values barely separate the actions, as in the trick-counting contracts of Barbu,
 its near-ties no longer decide the play; where they do separate them, the network decides.
+In Barbu ``margin_CONTRACT=M`` sets the margin of one contract (``margin_no_tricks=6``):
+the contracts differ in how well the network separates the cards.
 The prior reads the engine rows behind the table's observations, as a compiled agent called
 from Python does (only what its seat may know), so it needs a table's ``Observations``.
 """
@@ -30,13 +32,19 @@ import torch
 
 from agents.base import Agent
 from agents.neural.checkpoint import check_rules, load_checkpoint
-from agents.neural.forward_nb import greedy_actions, greedy_over_prior, pack_weights
+from agents.neural.forward_nb import (
+    contracts_in_play,
+    greedy_actions,
+    greedy_over_prior,
+    pack_weights,
+)
 from agents.neural.network import masked
 from agents.neural.shipped import checkpoint_path, playing_names
 from cardsim import games
 from cardsim.games import GAMES
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.errors import InvalidConfigError
+from cardsim.jit import Rebound
 
 VALUE_ALGORITHMS = ("dmc", "distill")  # checkpoints whose outputs are values (points)
 
@@ -55,16 +63,21 @@ class NeuralAgent(Agent):
                  "rates its own best action more than margin points above it (value "
                  "networks: dmc, distill)",
         "margin": "points by which the network's best action must beat the prior's "
-                  "(with prior; default 0)"}
+                  "(with prior; default 0)",
+        "margin_CONTRACT": "Barbu: the margin in one contract (margin_no_tricks=3, "
+                           "margin_trumps=3, ...); margin in the others and before the "
+                           "contract is chosen"}
 
     def __init__(self, game: str, options: dict | None = None, *, net=None, label=None,
                  prior=None):
         super().__init__(game)
         options = dict(options or {})
-        unknown = sorted(set(options) - set(self.OPTION_HELP))
+        allowed = [k for k in self.OPTION_HELP if k != "margin_CONTRACT"]
+        allowed += [f"margin_{c}" for c in games.get(game).item_labels]
+        unknown = sorted(set(options) - set(allowed))
         if unknown:
             raise InvalidConfigError(f"agent 'neural' has no option {unknown[0]!r}; its "
-                                     f"options: {', '.join(self.OPTION_HELP)}")
+                                     f"options for {game}: {', '.join(allowed)}")
         if net is None:
             path = options.get("checkpoint")
             if not isinstance(path, str) or not path:
@@ -86,34 +99,45 @@ class NeuralAgent(Agent):
         self.net = net
         self.device = next(net.parameters()).device
         self._packed = pack_weights(net.layer_arrays()) if self.device.type == "cpu" else None
-        self.prior, self.margin = self._prior(options, prior)
+        self.prior, self.margins = self._prior(options, prior)
+        # the compiled call without numba typing the agent's tags and weights each time
+        self._greedy_nb = Rebound(greedy_actions, varying=(0, 1))
+        self._over_prior_nb = Rebound(greedy_over_prior, varying=(2, 3, 6, 7, 8, 9))
 
     def _prior(self, options: dict, prior):
         """The prior agent (made from ``options["prior"]`` by ``agents.registry``) and the
-        margin in the network's units, or (None, 0.0)."""
+        margins in the network's units, float32: ``[0]`` where no contract is in play,
+        ``[1 + c]`` in contract ``c`` (``greedy_over_prior``); or (None, None)."""
         from cardsim.table import is_compiled
 
-        if "margin" in options and "prior" not in options:
-            raise InvalidConfigError("agent 'neural': margin needs prior=AGENT (e.g. "
-                                     "prior=heuristic)")
+        margin_keys = sorted(k for k in options if k.startswith("margin"))
+        if margin_keys and "prior" not in options:
+            raise InvalidConfigError(f"agent 'neural': {margin_keys[0]} needs prior=AGENT "
+                                     f"(e.g. prior=heuristic)")
         if "prior" not in options:
-            return None, 0.0
+            return None, None
         algorithm = self._data.get("algorithm") if self._data is not None else None
         if algorithm not in VALUE_ALGORITHMS:
             raise InvalidConfigError(
                 f"agent 'neural': prior needs a value network ({', '.join(VALUE_ALGORITHMS)} "
                 f"checkpoints); {self.path} was trained by {algorithm!r}")
-        margin = options.get("margin", 0)
-        if (isinstance(margin, bool) or not isinstance(margin, (int, float))
-                or not 0 <= margin < float("inf")):
-            raise InvalidConfigError(f"agent 'neural': margin must be a number of points >= "
-                                     f"0, got {margin!r}")
+        for key in margin_keys:
+            margin = options[key]
+            if (isinstance(margin, bool) or not isinstance(margin, (int, float))
+                    or not 0 <= margin < float("inf")):
+                raise InvalidConfigError(f"agent 'neural': {key} must be a number of points "
+                                         f">= 0, got {margin!r}")
         spec = options["prior"]
         if prior is None or not is_compiled(prior):
             raise InvalidConfigError(f"agent 'neural': prior must name a compiled agent of "
                                      f"{self.game} (e.g. heuristic), got {spec!r}")
-        self._label += f",prior={spec},margin={margin:g}"
-        return prior, float(margin) * REWARD_SCALE
+        contracts = games.get(self.game).item_labels
+        margin = options.get("margin", 0)
+        points = [margin] + [options.get(f"margin_{c}", margin) for c in contracts]
+        self._label += f",prior={spec},margin={margin:g}" + "".join(
+            f",margin_{c}={options[f'margin_{c}']:g}" for c in contracts
+            if f"margin_{c}" in options)
+        return prior, np.array(points, dtype=np.float32) * np.float32(REWARD_SCALE)
 
     def reset(self, seed: int) -> None:
         """Seed the prior's generator, where there is one (the network is deterministic)."""
@@ -137,9 +161,9 @@ class NeuralAgent(Agent):
         if self.prior is not None:
             return self._over_prior(observations, legal_masks)
         if self._packed is not None:
-            return greedy_actions(np.ascontiguousarray(observations, dtype=np.float32),
-                                  np.ascontiguousarray(legal_masks, dtype=np.bool_),
-                                  *self._packed)
+            return self._greedy_nb(np.ascontiguousarray(observations, dtype=np.float32),
+                                   np.ascontiguousarray(legal_masks, dtype=np.bool_),
+                                   *self._packed)
         return self._torch_act(observations, legal_masks)
 
     @torch.no_grad()
@@ -160,14 +184,18 @@ class NeuralAgent(Agent):
         legal = np.ascontiguousarray(legal_masks, dtype=np.bool_)
         if self._packed is not None:
             e, p = observations.engine, self.prior
-            return greedy_over_prior(e.game, p.policies, e.states, e.R, p.kind, p.params, e.rng,
-                                     np.ascontiguousarray(e.rows, dtype=np.int64), obs, legal,
-                                     np.float32(self.margin), *self._packed)
+            return self._over_prior_nb(e.game, p.policies, e.states, e.R, p.kind, p.params,
+                                       e.rng, np.ascontiguousarray(e.rows, dtype=np.int64),
+                                       obs, legal, self.margins, *self._packed)
         prior = np.asarray(self.prior.act(observations, legal_masks), dtype=np.int64)
+        e = observations.engine
+        contracts = contracts_in_play(e.game, e.states, np.ascontiguousarray(e.rows,
+                                                                             dtype=np.int64))
+        margin = torch.as_tensor(self.margins[contracts + 1], device=self.device)
         with torch.no_grad():
             q = self.net(torch.as_tensor(obs, device=self.device))
             best = masked(q, torch.as_tensor(legal, device=self.device)).argmax(dim=1)
             kept = torch.as_tensor(prior, device=self.device)
             rows = torch.arange(len(q), device=self.device)
-            better = q[rows, best] > q[rows, kept] + self.margin
+            better = q[rows, best] > q[rows, kept] + margin
         return torch.where(better, best, kept).cpu().numpy()

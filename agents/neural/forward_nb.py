@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.bits_nb import lowest_bit
+from cardsim.game_nb import item_label
 from cardsim.policy_nb import choose
 
 
@@ -154,18 +155,37 @@ def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
 
 
 @njit(cache=True)
-def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal, margin,
+def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal, margins,
                       weights, biases, widths):
     """For each row ``i`` of ``obs``, the network's best legal action (``greedy_actions``'s
-    choice) where its output beats that of the prior's action by more than ``margin`` (in
+    choice) where its output beats that of the prior's action by more than the margin (in
     the network's units), else the prior's action: int64 (n,). The prior is compiled policy
     ``kind`` (``params``) deciding engine row ``S[rows[i]]`` with that row's generator, as
     ``cardsim.table_nb.act_rows`` has it decide: one call for both, whose Python-side cost
-    is most of a one-game decision."""
+    is most of a one-game decision. The margin is ``margins[c + 1]`` for the contract ``c``
+    in play (Barbu), ``margins[0]`` where there is none (Debertz, a contract not yet
+    chosen)."""
     x, nz, h = scratch(widths)
     out = np.zeros(obs.shape[0], dtype=np.int64)
     for i in range(obs.shape[0]):
+        margin = margins[contract_in_play(game, S[rows[i]]) + 1]
         prior = choose(policies, game, kind, params, S[rows[i]], R, rng, rows[i])
         forward_row(obs[i], weights, biases, widths, x, nz, h)
         out[i] = over_prior(h, best_legal(h, legal[i]), prior, margin)
+    return out
+
+
+@njit(cache=True, inline="always")
+def contract_in_play(game, st):
+    """The contract engine row ``st`` plays (Barbu), -1 where none (Debertz, a contract not
+    yet chosen): the game's ``item_label`` of a single deal."""
+    return item_label(game, st, False)
+
+
+@njit(cache=True)
+def contracts_in_play(game, S, rows):
+    """``contract_in_play`` of engine rows ``S[rows]``: int64 (n,)."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for i in range(rows.shape[0]):
+        out[i] = contract_in_play(game, S[rows[i]])
     return out

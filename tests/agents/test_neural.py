@@ -320,6 +320,35 @@ def test_a_prior_is_kept_unless_the_network_beats_it_by_the_margin(tmp_path):
     assert (never.act(observations, legal) == kept).all()
 
 
+def test_a_contracts_own_margin_applies_where_that_contract_is_played(tmp_path):
+    from cardsim.barbu import layout as L
+
+    path = tmp_path / "b.pt"
+    net = write_checkpoint(path, game="barbu")
+    observations, legal = barbu_positions(n=120, seed=9)
+    contract = observations.engine.states[:, L.CONTRACT]
+    names = games.get("barbu").item_labels
+    kept = make_agent("heuristic", "barbu").act(observations, legal)
+    q = net(torch.from_numpy(np.asarray(observations))).detach().numpy()
+    q[~legal] = -np.inf
+    best = q.argmax(1)
+    differ = best != kept
+    # the contract most often in play where the two differ: the prior kept there only
+    c = np.bincount(contract[differ & (contract >= 0)]).argmax()
+    expected = np.where(contract == c, kept, best)
+    assert (differ & (contract == c)).any() and (differ & (contract != c)).any()
+    agent = make_agent(f"neural:checkpoint={path},prior=heuristic,margin_{names[c]}=1000000",
+                       "barbu")
+    assert f"margin_{names[c]}=1e+06" in agent.label
+    assert (agent.act(observations, legal) == expected).all()
+    agent._packed = None                                   # torch's forward (a GPU network)
+    assert (agent.act(observations, legal) == expected).all()
+    # the default margin everywhere else, before the contract is chosen too
+    agent = make_agent(f"neural:checkpoint={path},prior=heuristic,margin=1000000,"
+                       f"margin_{names[c]}=0", "barbu")
+    assert (agent.act(observations, legal) == np.where(contract == c, best, kept)).all()
+
+
 def test_a_network_over_a_prior_plays_legally_at_the_table(tmp_path, capsys):
     path = tmp_path / "b.pt"
     write_checkpoint(path, game="barbu")
@@ -334,7 +363,10 @@ def test_a_network_over_a_prior_plays_legally_at_the_table(tmp_path, capsys):
     ("prior=heuristic,margin=lots", "dmc", "margin must be a number"),
     ("prior=heuristic", "ppo", "prior needs a value network"),
     ("prior=nobody", "dmc", "unknown barbu agent 'nobody'"),
-    ("priors=heuristic", "dmc", "no option 'priors'")])
+    ("priors=heuristic", "dmc", "no option 'priors'"),
+    ("margin_trumps=2", "dmc", "margin_trumps needs prior"),
+    ("prior=heuristic,margin_no_trick=2", "dmc", "no option 'margin_no_trick'.*margin_no_tricks"),
+    ("prior=heuristic,margin_domino=-3", "dmc", "margin_domino must be a number of points")])
 def test_a_prior_is_refused_with_a_clear_error(tmp_path, options, algorithm, words):
     torch.manual_seed(0)
     kit = games.get("barbu")
@@ -343,6 +375,14 @@ def test_a_prior_is_refused_with_a_clear_error(tmp_path, options, algorithm, wor
     path.write_bytes(checkpoint_bytes(net, "barbu", kit.make_rules(None, {}), algorithm))
     with pytest.raises(InvalidConfigError, match=words):
         make_agent(f"neural:checkpoint={path},{options}", "barbu")
+
+
+def test_debertz_has_no_contract_margins(tmp_path):
+    path = tmp_path / "d.pt"
+    write_checkpoint(path)
+    with pytest.raises(InvalidConfigError, match="no option 'margin_trumps'; its options "
+                                                 "for debertz: checkpoint, prior, margin$"):
+        make_agent(f"neural:checkpoint={path},prior=heuristic,margin_trumps=1", "debertz")
 
 
 def test_a_prior_needs_the_tables_observations(tmp_path):
