@@ -13,7 +13,9 @@ play-outs. With ``playouts: network``
 Barbu's early tricks and Debertz's bids and seven swap are played out by the network itself
 instead of the heuristic: one step of policy iteration over the network; ``playouts:
 network-all`` does the same for every decision not solved (in Barbu also the contract
-choice, Domino and the doubles).
+choice, Domino and the doubles). ``drawn_contracts`` (Barbu) labels the decisions not solved
+in those contracts as ``pimc`` values them, ``drawn_rollouts`` heuristic play-outs of drawn
+deals each.
 A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
@@ -52,6 +54,8 @@ class DistillArgs(DMCArgs):
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
     playouts: str = "heuristic"  # "network", "network-all": see labels_nb
     prior_margin: float = -1.0  # >= 0: network play-outs over the heuristic (points)
+    drawn_contracts: str = ""  # "no_tricks,trumps": these contracts labelled as pimc does
+    drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
 
     PLAYOUTS = ("heuristic", "network", "network-all")
 
@@ -79,9 +83,19 @@ class DistillArgs(DMCArgs):
             raise InvalidConfigError(f"prior_margin {margin} sets the network's play-outs over "
                                      f"the heuristic: it needs playouts: network or "
                                      f"network-all")
+        if bool(self.contracts()) != (self.drawn_rollouts > 0) \
+                or not 0 <= self.drawn_rollouts <= 4096:
+            raise InvalidConfigError(
+                f"drawn_contracts (contract names, comma-separated) and drawn_rollouts (1..4096) "
+                f"go together; got {self.drawn_contracts!r} and {self.drawn_rollouts}")
         if not 0.0 <= self.level_weight <= 1.0:
             raise InvalidConfigError(f"level_weight must be in [0, 1], got "
                                      f"{self.level_weight}")
+
+
+    def contracts(self) -> tuple[str, ...]:
+        """The names of ``drawn_contracts``."""
+        return tuple(filter(None, (c.strip() for c in self.drawn_contracts.split(","))))
 
 
 def search_agent(game: str, options: str):
@@ -126,11 +140,17 @@ class Distill(DMC):
         network = None
         if self.args.playouts != "heuristic":
             network = pack_weights(self.net.layer_arrays())
-        return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
-                             self.solver_params(batch.game), self.args.samples,
-                             batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
-                             network, every=self.args.playouts == "network-all",
-                             prior_margin=self.args.prior_margin)
+        try:
+            return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
+                                 self.solver_params(batch.game), self.args.samples,
+                                 batch.reward_scale, rng, batch.num_actions,
+                                 self.args.rollouts, network,
+                                 every=self.args.playouts == "network-all",
+                                 prior_margin=self.args.prior_margin,
+                                 drawn_contracts=self.args.contracts(),
+                                 drawn_rollouts=self.args.drawn_rollouts)
+        except ValueError as e:
+            raise InvalidConfigError(f"distill argument drawn_contracts: {e}") from None
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

@@ -34,6 +34,13 @@ rather than over the heuristic, and every option of a decision is compared on th
 and continuation. The network's play is deterministic, so one play-out of the actual deal is
 its value (``samples`` must be 0).
 
+In the contracts of ``drawn_contracts`` (Barbu) every decision not solved is labelled as
+``pimc`` values it instead: ``drawn_rollouts`` heuristic play-outs of each option, each of a
+deal drawn from what the seat knows (``pimc``'s sampler). One play-out of the actual deal
+is a sample of the option's value whose noise, where the options differ by a few points
+(No Tricks, Trumps), drowns the difference; the mean of many drawn deals is close to what
+``pimc`` acts on, at the price of ``pimc``'s uniform draws.
+
 With a **prior** (``prior_margin`` >= 0) the play-outs are the network's over the heuristic,
 as the ``neural`` agent plays with ``prior=heuristic,margin=M``: at each decision the
 heuristic's action (default options, as the searches' play-outs take it) unless the
@@ -45,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from agents.ismcts_nb import rollout_action
-from agents.neural.forward_nb import greedy_legal, over_prior, scratch
+from agents.neural.forward_nb import contract_in_play, greedy_legal, over_prior, scratch
 from agents.pimc_nb import (
     baseline_deal,
     by_solving,
@@ -175,12 +182,14 @@ def network_options(game, deal, R, me, base, bits, weights, biases, widths, tria
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      weights, biases, widths, every, margin, counter, n_blocks):
+                      weights, biases, widths, every, margin, drawn, drawn_rollouts, counter,
+                      n_blocks):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
     the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
-    decision not solved."""
+    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, decisions
+    not solved get ``drawn_rollouts`` heuristic play-outs of drawn deals instead."""
     by_network = widths.shape[0] > 0
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
@@ -205,6 +214,9 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
+            elif drawn[contract_in_play(game, st) + 1]:
+                n = played_out_totals(game, st, R, me, base, bits, 1, drawn_rollouts, rng, g,
+                                      deal, trial, total)
             elif by_network and (every or network_plays_out(game, st, R, params)):
                 network_totals(game, st, R, me, base, bits, weights, biases, widths,
                                max(1, rollouts), rng, g, deal, trial, obs, x, nz, h, total,
@@ -226,7 +238,8 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0, network=None, every=False, prior_margin=-1.0):
+                  rollouts=0, network=None, every=False, prior_margin=-1.0,
+                  drawn_contracts=(), drawn_rollouts=0):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
@@ -238,9 +251,19 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     observations and actions whose play-outs label the game's ``network_plays_out``
     decisions (with ``samples`` 0), or with ``every`` each decision not solved (a baseline
     over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
-    plays those play-outs by the network over the heuristic with that margin. The rows are shared among numba's threads; the labels do not
-    depend on how."""
+    plays those play-outs by the network over the heuristic with that margin;
+    ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label every
+    decision not solved in those contracts as ``pimc`` values it, by that many heuristic
+    play-outs each of a deal drawn from what the seat knows. The rows are shared among
+    numba's threads; the labels do not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
+    contracts = tag_contracts(tag)
+    drawn = np.zeros(len(contracts) + 1, dtype=np.bool_)
+    for name in drawn_contracts:
+        if name not in contracts:
+            raise ValueError(f"{name!r} is not a contract of {tag.name}; its contracts: "
+                             f"{', '.join(contracts) or 'none'}")
+        drawn[1 + contracts.index(name)] = drawn_rollouts > 0
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     if network is None:
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
@@ -255,5 +278,12 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
         run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
                     int(rollouts), float(scale), rng, labels, *network, bool(every),
                     float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
-                    np.zeros(1, dtype=np.int64), n_blocks)
+                    drawn, int(drawn_rollouts), np.zeros(1, dtype=np.int64), n_blocks)
     return labels
+
+
+def tag_contracts(tag) -> tuple[str, ...]:
+    """The contract names of the game of ``tag`` (Barbu's seven, Debertz none)."""
+    from cardsim import games
+
+    return games.get(tag.name).item_labels

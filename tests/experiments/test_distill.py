@@ -542,3 +542,52 @@ def test_a_prior_margin_needs_network_play_outs():
         DistillArgs(prior_margin=1.0).check()
     with pytest.raises(InvalidConfigError, match="prior_margin must be a number of points"):
         DistillArgs(playouts="network", prior_margin="wide").check()
+
+
+def test_drawn_contracts_are_labelled_as_pimc_values_them():
+    # drawn_contracts: in those contracts a decision not solved gets drawn_rollouts heuristic
+    # play-outs, each of a deal drawn from what the seat knows (pimc's valuation, the same
+    # labels as samples > 0 with the heuristic's play-outs), whatever plays out elsewhere
+    from agents.neural.forward_nb import pack_weights
+    from cardsim.barbu.rules import BarbuRules
+    from tests.search.barbu_positions import barbu_positions
+
+    kit = games.get("barbu")
+    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
+    states = np.array(states)
+    params = make_agent("pimc", "barbu").params
+    torch.manual_seed(23)
+    packed = pack_weights(ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32)).layer_arrays())
+    rows = np.arange(len(states))
+    streams = np.array([rng_nb.stream(3, g, 0) for g in rows], dtype=np.uint64)
+
+    def labels(samples, rollouts, **kw):
+        return solver_labels(kit.tag, states, R, rows, params, samples, 0.5, streams.copy(),
+                             kit.num_actions, rollouts, **kw)
+
+    pimc_like = labels(1, 16)
+    assert (~np.isnan(pimc_like)).sum() > 10
+    assert not np.array_equal(pimc_like, labels(0, 16), equal_nan=True)  # not the actual deal
+    for network in (None, packed):
+        drawn = labels(0, 1, network=network, drawn_contracts=("no_tricks",),
+                       drawn_rollouts=16)
+        assert np.array_equal(drawn, pimc_like, equal_nan=True)
+        elsewhere = labels(0, 1, network=network, drawn_contracts=("trumps",),
+                           drawn_rollouts=16)
+        assert np.array_equal(elsewhere, labels(0, 1, network=network), equal_nan=True)
+    with pytest.raises(ValueError, match="'no_trick' is not a contract of barbu; its "
+                                         "contracts: no_tricks, no_queens"):
+        labels(0, 1, drawn_contracts=("no_trick",), drawn_rollouts=4)
+
+
+def test_drawn_contracts_need_their_play_outs():
+    from cardsim.errors import InvalidConfigError
+
+    DistillArgs(drawn_contracts="no_tricks, trumps", drawn_rollouts=64).check()
+    assert DistillArgs(drawn_contracts="no_tricks, trumps").contracts() == ("no_tricks",
+                                                                          "trumps")
+    for kw in (dict(drawn_contracts="trumps"), dict(drawn_rollouts=8),
+               dict(drawn_contracts="trumps", drawn_rollouts=5000)):
+        with pytest.raises(InvalidConfigError, match="drawn_contracts .* and drawn_rollouts "
+                                                     r"\(1..4096\) go together"):
+            DistillArgs(**kw).check()
