@@ -34,12 +34,14 @@ rather than over the heuristic, and every option of a decision is compared on th
 and continuation. The network's play is deterministic, so one play-out of the actual deal is
 its value (``samples`` must be 0).
 
-In the contracts of ``drawn_contracts`` (Barbu) every decision not solved is labelled as
-``pimc`` values it instead: ``drawn_rollouts`` heuristic play-outs of each option, each of a
-deal drawn from what the seat knows (``pimc``'s sampler). One play-out of the actual deal
-is a sample of the option's value whose noise, where the options differ by a few points
-(No Tricks, Trumps), drowns the difference; the mean of many drawn deals is close to what
-``pimc`` acts on, at the price of ``pimc``'s uniform draws.
+In the contracts of ``drawn_contracts`` (Barbu) the card play of the tricks before those
+solved is labelled as ``pimc`` values it instead: ``drawn_rollouts`` heuristic play-outs of
+each card, each of a deal drawn from what the seat knows (``pimc``'s sampler). One
+play-out of the actual deal is a sample of a card's value whose noise, where the cards
+differ by a few points (No Tricks, Trumps), drowns the difference; the mean of many drawn
+deals is close to what ``pimc`` acts on, at the price of ``pimc``'s uniform draws. The
+contract's other decisions (the trump suit, the doubles) keep their labels: valued on drawn
+deals, a double lost a point a deal in Trumps.
 
 With a **prior** (``prior_margin`` >= 0) the play-outs are the network's over the heuristic,
 as the ``neural`` agent plays with ``prior=heuristic,margin=M``: at each decision the
@@ -188,8 +190,8 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
     the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
-    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, decisions
-    not solved get ``drawn_rollouts`` heuristic play-outs of drawn deals instead."""
+    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, the tricks
+    before those solved get ``drawn_rollouts`` heuristic play-outs of drawn deals instead."""
     by_network = widths.shape[0] > 0
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
@@ -214,7 +216,8 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
-            elif drawn[contract_in_play(game, st) + 1]:
+            elif drawn[contract_in_play(game, st) + 1] and network_plays_out(game, st, R,
+                                                                            params):
                 n = played_out_totals(game, st, R, me, base, bits, 1, drawn_rollouts, rng, g,
                                       deal, trial, total)
             elif by_network and (every or network_plays_out(game, st, R, params)):
@@ -252,9 +255,9 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     decisions (with ``samples`` 0), or with ``every`` each decision not solved (a baseline
     over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
     plays those play-outs by the network over the heuristic with that margin;
-    ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label every
-    decision not solved in those contracts as ``pimc`` values it, by that many heuristic
-    play-outs each of a deal drawn from what the seat knows. The rows are shared among
+    ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label the
+    tricks before those solved in those contracts as ``pimc`` values them, by that many
+    heuristic play-outs each of a deal drawn from what the seat knows. The rows are shared among
     numba's threads; the labels do not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     contracts = tag_contracts(tag)

@@ -545,9 +545,10 @@ def test_a_prior_margin_needs_network_play_outs():
 
 
 def test_drawn_contracts_are_labelled_as_pimc_values_them():
-    # drawn_contracts: in those contracts a decision not solved gets drawn_rollouts heuristic
-    # play-outs, each of a deal drawn from what the seat knows (pimc's valuation, the same
-    # labels as samples > 0 with the heuristic's play-outs), whatever plays out elsewhere
+    # drawn_contracts: in those contracts a card of the tricks not solved gets drawn_rollouts
+    # heuristic play-outs, each of a deal drawn from what the seat knows (pimc's valuation,
+    # the same labels as samples > 0 with the heuristic's play-outs), whatever plays out
+    # elsewhere
     from agents.neural.forward_nb import pack_weights
     from cardsim.barbu.rules import BarbuRules
     from tests.search.barbu_positions import barbu_positions
@@ -575,6 +576,17 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
         elsewhere = labels(0, 1, network=network, drawn_contracts=("trumps",),
                            drawn_rollouts=16)
         assert np.array_equal(elsewhere, labels(0, 1, network=network), equal_nan=True)
+    # the contract's other decisions keep their labels: Domino's doubles and cards (no
+    # tricks to play out) are labelled as without drawn_contracts
+    R2, _, later = barbu_domino_decisions(31)
+    domino = np.array(later[:4] + later[-4:])
+    rows2, ones = np.arange(len(domino)), np.ones(len(domino), dtype=np.uint64)
+    for network in (None, packed):
+        kept = [solver_labels(kit.tag, domino, R2, rows2, params, 0, 0.5, ones.copy(),
+                              kit.num_actions, 1, network, every=network is not None, **kw)
+                for kw in ({}, dict(drawn_contracts=("domino",), drawn_rollouts=16))]
+        assert (~np.isnan(kept[0])).any()
+        assert np.array_equal(*kept, equal_nan=True)
     with pytest.raises(ValueError, match="'no_trick' is not a contract of barbu; its "
                                          "contracts: no_tricks, no_queens"):
         labels(0, 1, drawn_contracts=("no_trick",), drawn_rollouts=4)
