@@ -56,6 +56,7 @@ class DistillArgs(DMCArgs):
     prior_margin: float = -1.0  # >= 0: network play-outs over the heuristic (points)
     drawn_contracts: str = ""  # "no_tricks,trumps": their early tricks labelled as pimc does
     drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
+    drawn_weight: float = 1.0  # weight of those contracts' labelled decisions in the loss
 
     PLAYOUTS = ("heuristic", "network", "network-all")
 
@@ -88,6 +89,11 @@ class DistillArgs(DMCArgs):
             raise InvalidConfigError(
                 f"drawn_contracts (contract names, comma-separated) and drawn_rollouts (1..4096) "
                 f"go together; got {self.drawn_contracts!r} and {self.drawn_rollouts}")
+        if not 0.0 < self.drawn_weight <= 1000.0 or (self.drawn_weight != 1.0
+                                                      and not self.contracts()):
+            raise InvalidConfigError(f"drawn_weight must be in (0, 1000] and weighs the "
+                                     f"decisions of drawn_contracts (none given); got "
+                                     f"{self.drawn_weight}")
         if not 0.0 <= self.level_weight <= 1.0:
             raise InvalidConfigError(f"level_weight must be in [0, 1], got "
                                      f"{self.level_weight}")
@@ -96,6 +102,19 @@ class DistillArgs(DMCArgs):
     def contracts(self) -> tuple[str, ...]:
         """The names of ``drawn_contracts``."""
         return tuple(filter(None, (c.strip() for c in self.drawn_contracts.split(","))))
+
+
+def contract_columns(kit, contracts) -> np.ndarray:
+    """The columns of ``kit``'s observation that show one of ``contracts`` in play (its
+    contract piece, one column per contract in the game's order)."""
+    names = kit.item_labels
+    unknown = [c for c in contracts if c not in names]
+    if unknown:
+        raise InvalidConfigError(f"distill argument drawn_contracts: {unknown[0]!r} is not a "
+                                 f"contract of {kit.tag.name}; its contracts: "
+                                 f"{', '.join(names) or 'none'}")
+    piece = kit.tag.observer.SPEC.slice("contract")
+    return np.array([piece.start + names.index(c) for c in contracts], dtype=np.int64)
 
 
 def search_agent(game: str, options: str):
@@ -114,6 +133,7 @@ class Distill(DMC):
     def __init__(self, net, args: DistillArgs, device: torch.device):
         super().__init__(net, args, device)
         self._params: dict[str, np.ndarray] = {}
+        self.drawn_columns = np.zeros(0, dtype=np.int64)  # set by labels(): see learn
 
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
@@ -140,6 +160,8 @@ class Distill(DMC):
         network = None
         if self.args.playouts != "heuristic":
             network = pack_weights(self.net.layer_arrays())
+        if self.args.drawn_weight != 1.0 and not self.drawn_columns.size:
+            self.drawn_columns = contract_columns(batch.kit, self.args.contracts())
         try:
             return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                                  self.solver_params(batch.game), self.args.samples,
@@ -161,7 +183,10 @@ class Distill(DMC):
         differences about those means. Only the differences decide the play; the level
         carries the noise of everything the seat cannot see (the whole deal's score, where
         one card changes a few points), so ``level_weight`` < 1 lowers its share of the
-        gradient; 1 (the default) is the plain mean squared error."""
+        gradient; 1 (the default) is the plain mean squared error. With ``drawn_weight`` w
+        the labelled decisions of ``drawn_contracts`` (their contract read from the
+        observation's contract piece) count w times: their values differ by a few points
+        where other contracts' differ by many, and would weigh little in the loss."""
         obs = torch.from_numpy(s.obs).to(self.device)
         labels = torch.from_numpy(s.extra).to(self.device)
         q = self.net(obs)
@@ -179,6 +204,9 @@ class Distill(DMC):
                 spread = torch.where(mask, err - level[:, None], 0.0)
                 per_row[labelled] = ((spread ** 2).sum(1) / count
                                      + self.args.level_weight * level ** 2)
+        if self.drawn_columns.size:
+            drawn = torch.from_numpy(s.obs[:, self.drawn_columns].sum(1) > 0).to(self.device)
+            per_row = torch.where(drawn & labelled, per_row * self.args.drawn_weight, per_row)
         rest = ~labelled
         if rest.any():
             action = torch.from_numpy(s.action).to(self.device)[rest]

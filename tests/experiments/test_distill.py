@@ -603,3 +603,51 @@ def test_drawn_contracts_need_their_play_outs():
         with pytest.raises(InvalidConfigError, match="drawn_contracts .* and drawn_rollouts "
                                                      r"\(1..4096\) go together"):
             DistillArgs(**kw).check()
+
+
+def test_drawn_weight_weighs_the_labelled_decisions_of_the_drawn_contracts():
+    # drawn_weight w: a labelled decision whose observation shows a drawn contract counts w
+    # times in the loss; unlabelled decisions and other contracts count once
+    from experiments.train.distill import contract_columns
+
+    kit = games.get("barbu")
+    columns = contract_columns(kit, ("no_tricks", "trumps"))
+    piece = kit.tag.observer.SPEC.slice("contract")
+    assert columns.tolist() == [piece.start + 0, piece.start + 5]
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, 20), dtype=np.float32)
+    obs[:, 3] = rng.random(64) < 0.5                      # column 3: "a drawn contract"
+    legal = np.ones((64, 5), dtype=np.bool_)
+    labels = rng.normal(size=(64, 5)).astype(np.float32)
+    labels[48:] = np.nan                                   # unlabelled rows: returns
+    s = Samples(obs, legal, np.zeros(64, dtype=np.int64), np.ones(64, dtype=np.float32),
+                labels)
+    losses = []
+    for weight in (1.0, 4.0):
+        torch.manual_seed(1)
+        net = ActionHeadNet(20, 5, (16,))
+        with torch.no_grad():
+            q = net(torch.from_numpy(obs)).numpy()
+        algo = Distill(net, DistillArgs(drawn_contracts="no_tricks", drawn_rollouts=8,
+                                        drawn_weight=weight), torch.device("cpu"))
+        algo.drawn_columns = np.array([3])
+        per_row = ((q - labels) ** 2).mean(1)
+        per_row[48:] = (q[48:, 0] - 1.0) ** 2
+        drawn = (obs[:, 3] > 0) & ~np.isnan(labels).any(1)
+        losses.append((algo.learn(s), np.where(drawn, weight * per_row, per_row).mean()))
+    for got, expected in losses:
+        assert got == pytest.approx(expected, rel=1e-5)
+    assert losses[1][0] > losses[0][0]
+    with pytest.raises(Exception, match="'no_trick' is not a contract of barbu"):
+        contract_columns(kit, ("no_trick",))
+
+
+def test_a_drawn_weight_needs_drawn_contracts():
+    from cardsim.errors import InvalidConfigError
+
+    DistillArgs(drawn_contracts="trumps", drawn_rollouts=8, drawn_weight=10.0).check()
+    for kw in (dict(drawn_weight=2.0), dict(drawn_contracts="trumps", drawn_rollouts=8,
+                                            drawn_weight=0.0)):
+        with pytest.raises(InvalidConfigError, match="drawn_weight must be in"):
+            DistillArgs(**kw).check()
