@@ -106,15 +106,17 @@ class DistillArgs(DMCArgs):
 
 def contract_columns(kit, contracts) -> np.ndarray:
     """The columns of ``kit``'s observation that show one of ``contracts`` in play (its
-    contract piece, one column per contract in the game's order)."""
-    names = kit.item_labels
-    unknown = [c for c in contracts if c not in names]
-    if unknown:
-        raise InvalidConfigError(f"distill argument drawn_contracts: {unknown[0]!r} is not a "
-                                 f"contract of {kit.tag.name}; its contracts: "
-                                 f"{', '.join(names) or 'none'}")
-    piece = kit.tag.observer.SPEC.slice("contract")
-    return np.array([piece.start + names.index(c) for c in contracts], dtype=np.int64)
+    contract piece, one column per contract in the game's order); InvalidConfigError naming
+    an unknown contract."""
+    from experiments.train.labels_nb import contract_indices
+
+    try:
+        indices = contract_indices(kit.tag, contracts)
+    except ValueError as e:
+        raise InvalidConfigError(f"distill argument drawn_contracts: {e}") from None
+    if not indices.size:
+        return indices
+    return kit.tag.observer.SPEC.slice("contract").start + indices
 
 
 def search_agent(game: str, options: str):
@@ -133,7 +135,7 @@ class Distill(DMC):
     def __init__(self, net, args: DistillArgs, device: torch.device):
         super().__init__(net, args, device)
         self._params: dict[str, np.ndarray] = {}
-        self.drawn_columns = np.zeros(0, dtype=np.int64)  # set by labels(): see learn
+        self.drawn_columns = None  # the observation's drawn-contract columns (labels)
 
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
@@ -160,19 +162,15 @@ class Distill(DMC):
         network = None
         if self.args.playouts != "heuristic":
             network = pack_weights(self.net.layer_arrays())
-        if self.args.drawn_weight != 1.0 and not self.drawn_columns.size:
+        if self.drawn_columns is None:  # once: an unknown contract is the config's error
             self.drawn_columns = contract_columns(batch.kit, self.args.contracts())
-        try:
-            return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
-                                 self.solver_params(batch.game), self.args.samples,
-                                 batch.reward_scale, rng, batch.num_actions,
-                                 self.args.rollouts, network,
-                                 every=self.args.playouts == "network-all",
-                                 prior_margin=self.args.prior_margin,
-                                 drawn_contracts=self.args.contracts(),
-                                 drawn_rollouts=self.args.drawn_rollouts)
-        except ValueError as e:
-            raise InvalidConfigError(f"distill argument drawn_contracts: {e}") from None
+        return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
+                             self.solver_params(batch.game), self.args.samples,
+                             batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
+                             network, every=self.args.playouts == "network-all",
+                             prior_margin=self.args.prior_margin,
+                             drawn_contracts=self.args.contracts(),
+                             drawn_rollouts=self.args.drawn_rollouts)
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal
@@ -204,7 +202,7 @@ class Distill(DMC):
                 spread = torch.where(mask, err - level[:, None], 0.0)
                 per_row[labelled] = ((spread ** 2).sum(1) / count
                                      + self.args.level_weight * level ** 2)
-        if self.drawn_columns.size:
+        if self.args.drawn_weight != 1.0 and self.drawn_columns is not None:
             drawn = torch.from_numpy(s.obs[:, self.drawn_columns].sum(1) > 0).to(self.device)
             per_row = torch.where(drawn & labelled, per_row * self.args.drawn_weight, per_row)
         rest = ~labelled

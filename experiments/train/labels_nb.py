@@ -66,6 +66,7 @@ from agents.pimc_nb import (
     solver_position,
     solver_table,
 )
+from cardsim import games
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, deal_over, legal, observe, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
@@ -260,13 +261,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     heuristic play-outs each of a deal drawn from what the seat knows. The rows are shared among
     numba's threads; the labels do not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
-    contracts = tag_contracts(tag)
-    drawn = np.zeros(len(contracts) + 1, dtype=np.bool_)
-    for name in drawn_contracts:
-        if name not in contracts:
-            raise ValueError(f"{name!r} is not a contract of {tag.name}; its contracts: "
-                             f"{', '.join(contracts) or 'none'}")
-        drawn[1 + contracts.index(name)] = drawn_rollouts > 0
+    drawn = np.zeros(len(games.get(tag.name).item_labels) + 1, dtype=np.bool_)
+    drawn[1 + contract_indices(tag, drawn_contracts)] = drawn_rollouts > 0
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     if network is None:
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
@@ -285,8 +281,12 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     return labels
 
 
-def tag_contracts(tag) -> tuple[str, ...]:
-    """The contract names of the game of ``tag`` (Barbu's seven, Debertz none)."""
-    from cardsim import games
-
-    return games.get(tag.name).item_labels
+def contract_indices(tag, names) -> np.ndarray:
+    """The indices of the contracts ``names`` among those of the game of ``tag`` (its
+    ``item_labels``: Barbu's seven, Debertz none); ValueError naming an unknown one."""
+    contracts = games.get(tag.name).item_labels
+    for name in names:
+        if name not in contracts:
+            raise ValueError(f"{name!r} is not a contract of {tag.name}; its contracts: "
+                             f"{', '.join(contracts) or 'none'}")
+    return np.array([contracts.index(name) for name in names], dtype=np.int64)

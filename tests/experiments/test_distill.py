@@ -501,21 +501,26 @@ def test_bad_play_out_arguments_are_refused(tmp_path):
         load_config(path)
 
 
-def test_network_play_outs_over_the_heuristic_with_a_margin():
-    # prior_margin: the play-outs keep the heuristic's action unless the network's best beats
-    # it by the margin; beyond every gap they are the heuristic's own play-outs, at 0 the
-    # network's (its best is kept whenever it is not the heuristic's action itself)
+def no_tricks_early_positions():
+    """Barbu No Tricks positions at trick 3 (played out by pimc, not solved), the packed
+    rules, ``pimc``'s parameters and a small random network's packed weights."""
     from agents.neural.forward_nb import pack_weights
     from cardsim.barbu.rules import BarbuRules
     from tests.search.barbu_positions import barbu_positions
 
     kit = games.get("barbu")
-    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
-    states = np.array(states)
-    params = make_agent("pimc", "barbu").params
+    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)
     torch.manual_seed(23)
     net = ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32))
-    packed = pack_weights(net.layer_arrays())
+    return (kit, R, np.array(states), make_agent("pimc", "barbu").params,
+            pack_weights(net.layer_arrays()))
+
+
+def test_network_play_outs_over_the_heuristic_with_a_margin():
+    # prior_margin: the play-outs keep the heuristic's action unless the network's best beats
+    # it by the margin; beyond every gap they are the heuristic's own play-outs, at 0 the
+    # network's (its best is kept whenever it is not the heuristic's action itself)
+    kit, R, states, params, packed = no_tricks_early_positions()
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
 
     def labels(**kw):
@@ -549,16 +554,7 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
     # heuristic play-outs, each of a deal drawn from what the seat knows (pimc's valuation,
     # the same labels as samples > 0 with the heuristic's play-outs), whatever plays out
     # elsewhere
-    from agents.neural.forward_nb import pack_weights
-    from cardsim.barbu.rules import BarbuRules
-    from tests.search.barbu_positions import barbu_positions
-
-    kit = games.get("barbu")
-    R, states = barbu_positions(BarbuRules(), 4, 0, 2 * 4 + 1, seed=21)  # No Tricks, trick 3
-    states = np.array(states)
-    params = make_agent("pimc", "barbu").params
-    torch.manual_seed(23)
-    packed = pack_weights(ActionHeadNet(kit.obs_size, kit.num_actions, (32, 32)).layer_arrays())
+    kit, R, states, params, packed = no_tricks_early_positions()
     rows = np.arange(len(states))
     streams = np.array([rng_nb.stream(3, g, 0) for g in rows], dtype=np.uint64)
 
@@ -639,8 +635,15 @@ def test_drawn_weight_weighs_the_labelled_decisions_of_the_drawn_contracts():
     for got, expected in losses:
         assert got == pytest.approx(expected, rel=1e-5)
     assert losses[1][0] > losses[0][0]
-    with pytest.raises(Exception, match="'no_trick' is not a contract of barbu"):
+    from cardsim.errors import InvalidConfigError
+
+    with pytest.raises(InvalidConfigError, match="drawn_contracts: 'no_trick' is not a "
+                                                 "contract of barbu"):
         contract_columns(kit, ("no_trick",))
+    assert contract_columns(games.get("debertz"), ()).size == 0
+    with pytest.raises(InvalidConfigError, match="'trumps' is not a contract of debertz; "
+                                                 "its contracts: none"):
+        contract_columns(games.get("debertz"), ("trumps",))
 
 
 def test_a_drawn_weight_needs_drawn_contracts():
