@@ -18,7 +18,11 @@ whose outputs are ``REWARD_SCALE`` x points: ``dmc`` and ``distill`` checkpoints
 network's values barely separate the actions, as in the trick-counting contracts of Barbu,
 its near-ties no longer decide the play; where they do separate them, the network decides.
 In Barbu ``margin_CONTRACT=M`` sets the margin of one contract (``margin_no_tricks=6``):
-the contracts differ in how well the network separates the cards.
+the contracts differ in how well the network separates the cards. ``checkpoint_CONTRACT=NAME``
+seats another network of the same shape in one contract (a specialist trained on that
+contract's decisions: ``other_weight: 0`` in training), ``checkpoint`` deciding the others
+and the contract choice. The contract is the engine row's with a prior, else the
+observation's contract piece (the same fact: the observation shows the contract in play).
 The prior reads the engine rows behind the table's observations, as a compiled agent called
 from Python does (only what its seat may know), so it needs a table's ``Observations``.
 """
@@ -49,6 +53,11 @@ from cardsim.jit import Rebound
 VALUE_ALGORITHMS = ("dmc", "distill")  # checkpoints whose outputs are values (points)
 
 
+def widths_of(net) -> list[int]:
+    """A network's shape: its observation size, hidden widths and number of actions."""
+    return [net.obs_size, *net.hidden, net.num_actions]
+
+
 class NeuralAgent(Agent):
     """A trained network (checkpoint=PATH from cardsim train): the legal action it rates best."""
 
@@ -66,14 +75,18 @@ class NeuralAgent(Agent):
                   "(with prior; default 0)",
         "margin_CONTRACT": "Barbu: the margin in one contract (margin_no_tricks=3, "
                            "margin_trumps=3, ...); margin in the others and before the "
-                           "contract is chosen"}
+                           "contract is chosen",
+        "checkpoint_CONTRACT": "Barbu: the network of one contract (checkpoint_no_tricks="
+                               "NAME), of checkpoint's shape; checkpoint in the others "
+                               "and for the contract choice"}
 
     def __init__(self, game: str, options: dict | None = None, *, net=None, label=None,
                  prior=None):
         super().__init__(game)
         options = dict(options or {})
-        allowed = [k for k in self.OPTION_HELP if k != "margin_CONTRACT"]
-        allowed += [f"margin_{c}" for c in games.get(game).item_labels]
+        allowed = [k for k in self.OPTION_HELP if not k.endswith("_CONTRACT")]
+        allowed += [f"{key}_{c}" for key in ("margin", "checkpoint")
+                    for c in games.get(game).item_labels]
         unknown = sorted(set(options) - set(allowed))
         if unknown:
             raise InvalidConfigError(f"agent 'neural' has no option {unknown[0]!r}; its "
@@ -93,16 +106,55 @@ class NeuralAgent(Agent):
         else:  # a network in memory (evaluation during training)
             self._data, self.path = None, None
             self._label = label or "neural"
+        self._contract_data: list[tuple[dict, str]] = []  # checkpoint_CONTRACT's, loaded
         if net.obs_size != games.get(game).obs_size:
             raise InvalidConfigError(f"network observes {net.obs_size} values; {game} "
                                      f"observations have {games.get(game).obs_size}")
         self.net = net
         self.device = next(net.parameters()).device
-        self._packed = pack_weights(net.layer_arrays()) if self.device.type == "cpu" else None
+        self.nets, self.net_of = self._contract_networks(options)
+        self._packed = self._pack() if self.device.type == "cpu" else None
         self.prior, self.margins = self._prior(options, prior)
         # the compiled call without numba typing the agent's tags and weights each time
         self._greedy_nb = Rebound(greedy_actions, varying=(0, 1))
         self._over_prior_nb = Rebound(greedy_over_prior, varying=(2, 3, 6, 7, 8, 9))
+
+    def _contract_networks(self, options: dict):
+        """The agent's networks (``checkpoint``'s first, then each other one that a
+        ``checkpoint_CONTRACT`` names) and, int64, the network of each contract: ``[0]``
+        where no contract is in play, ``[1 + c]`` in contract ``c``."""
+        contracts = games.get(self.game).item_labels
+        nets, net_of, paths = [self.net], np.zeros(1 + len(contracts), dtype=np.int64), [None]
+        for c, contract in enumerate(contracts):
+            key = f"checkpoint_{contract}"
+            if key not in options:
+                continue
+            path = options[key]
+            if self._data is None or not isinstance(path, str) or not path:
+                raise InvalidConfigError(f"agent 'neural': {key} needs a checkpoint's name or "
+                                         f"path, and checkpoint=NAME for the other contracts; "
+                                         f"got {path!r}")
+            if path not in paths:
+                data = load_checkpoint(checkpoint_path(path), game=self.game)
+                theirs, ours = widths_of(data["net"]), widths_of(self.net)
+                if data.get("algorithm") != self._data.get("algorithm") or theirs != ours:
+                    raise InvalidConfigError(
+                        f"agent 'neural': {key}={path} is a {data.get('algorithm')} network "
+                        f"of layers {theirs}; it must be of the kind and shape of "
+                        f"checkpoint={self.path} ({self._data.get('algorithm')}, {ours})")
+                self._contract_data.append((data, path))
+                nets.append(data["net"])
+                paths.append(path)
+            net_of[1 + c] = paths.index(path)
+            self._label += f",{key}={path}"
+        return nets, net_of
+
+    def _pack(self):
+        """The compiled kernels' weights: each network's flat weights and biases
+        (``pack_weights``) as the rows of two arrays, and their common widths."""
+        packed = [pack_weights(net.layer_arrays()) for net in self.nets]
+        return (np.ascontiguousarray(np.stack([w for w, _, _ in packed])),
+                np.ascontiguousarray(np.stack([b for _, b, _ in packed])), packed[0][2])
 
     def _prior(self, options: dict, prior):
         """The prior agent (made from ``options["prior"]`` by ``agents.registry``) and the
@@ -152,6 +204,8 @@ class NeuralAgent(Agent):
         """Refuse to play a rules variant the checkpoint was not trained for."""
         if self._data is not None:
             check_rules(self._data, rules, self.path)
+        for data, path in self._contract_data:
+            check_rules(data, rules, path)
 
     def act(self, observations, legal_masks) -> np.ndarray:
         """The greedy action of each row: the legal action with the highest network output, for
@@ -160,18 +214,48 @@ class NeuralAgent(Agent):
         network's best beats it by the margin."""
         if self.prior is not None:
             return self._over_prior(observations, legal_masks)
-        if self._packed is not None:
-            return self._greedy_nb(np.ascontiguousarray(observations, dtype=np.float32),
-                                   np.ascontiguousarray(legal_masks, dtype=np.bool_),
-                                   *self._packed)
-        return self._torch_act(observations, legal_masks)
+        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        legal = np.ascontiguousarray(legal_masks, dtype=np.bool_)
+        which = self._observed_networks(obs)
+        if self._packed is None:
+            return self._torch_act(obs, legal, which)
+        weights, biases, widths = self._packed
+        if which is None:
+            return self._greedy_nb(obs, legal, weights[0], biases[0], widths)
+        out = np.empty(len(obs), dtype=np.int64)
+        for k in np.unique(which):
+            rows = which == k
+            out[rows] = self._greedy_nb(obs[rows], legal[rows], weights[k], biases[k], widths)
+        return out
+
+    def _observed_networks(self, obs: np.ndarray):
+        """The network of each row by the contract its observation shows (``net_of``); None
+        where the agent has one network."""
+        if len(self.nets) == 1:
+            return None
+        piece = obs[:, games.get(self.game).tag.observer.SPEC.slice("contract")]
+        shown = piece.max(axis=1) > 0
+        return self.net_of[np.where(shown, piece.argmax(axis=1) + 1, 0)]
 
     @torch.no_grad()
-    def _torch_act(self, observations, legal_masks) -> np.ndarray:
-        """``act`` by one torch forward over the batch, on the network's device."""
-        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
-        legal = torch.as_tensor(np.asarray(legal_masks, dtype=np.bool_), device=self.device)
-        return masked(self.net(obs), legal).argmax(dim=1).cpu().numpy()
+    def _values(self, obs: torch.Tensor, which) -> torch.Tensor:
+        """The outputs for ``obs`` on the network's device, row ``i`` by network
+        ``which[i]`` (None: the one network)."""
+        if which is None:
+            return self.nets[0](obs)
+        q = torch.empty((len(obs), self.net.num_actions), device=self.device)
+        for k in np.unique(which):
+            rows = torch.as_tensor(which == k, device=self.device)
+            q[rows] = self.nets[k].to(self.device)(obs[rows])
+        return q
+
+    @torch.no_grad()
+    def _torch_act(self, obs, legal, which) -> np.ndarray:
+        """``act`` by one torch forward over the batch (one per network), on the network's
+        device."""
+        q = self._values(torch.as_tensor(obs, device=self.device), which)
+        legal = torch.as_tensor(legal, device=self.device)
+        return masked(q, legal).argmax(dim=1).cpu().numpy()
 
     def _over_prior(self, observations, legal_masks) -> np.ndarray:
         """``act`` with a prior: its actions from the engine rows behind the observations."""
@@ -186,14 +270,15 @@ class NeuralAgent(Agent):
             e, p = observations.engine, self.prior
             return self._over_prior_nb(e.game, p.policies, e.states, e.R, p.kind, p.params,
                                        e.rng, np.ascontiguousarray(e.rows, dtype=np.int64),
-                                       obs, legal, self.margins, *self._packed)
+                                       obs, legal, self.margins, self.net_of, *self._packed)
         prior = np.asarray(self.prior.act(observations, legal_masks), dtype=np.int64)
         e = observations.engine
         contracts = contracts_in_play(e.game, e.states, np.ascontiguousarray(e.rows,
                                                                              dtype=np.int64))
         margin = torch.as_tensor(self.margins[contracts + 1], device=self.device)
+        which = self.net_of[contracts + 1] if len(self.nets) > 1 else None
         with torch.no_grad():
-            q = self.net(torch.as_tensor(obs, device=self.device))
+            q = self._values(torch.as_tensor(obs, device=self.device), which)
             best = masked(q, torch.as_tensor(legal, device=self.device)).argmax(dim=1)
             kept = torch.as_tensor(prior, device=self.device)
             rows = torch.arange(len(q), device=self.device)

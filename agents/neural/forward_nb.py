@@ -156,7 +156,7 @@ def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
 
 @njit(cache=True)
 def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal, margins,
-                      weights, biases, widths):
+                      nets, weights, biases, widths):
     """For each row ``i`` of ``obs``, the network's best legal action (``greedy_actions``'s
     choice) where its output beats that of the prior's action by more than the margin (in
     the network's units), else the prior's action: int64 (n,). The prior is compiled policy
@@ -164,14 +164,16 @@ def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal,
     ``cardsim.table_nb.act_rows`` has it decide: one call for both, whose Python-side cost
     is most of a one-game decision. The margin is ``margins[c + 1]`` for the contract ``c``
     in play (Barbu), ``margins[0]`` where there is none (Debertz, a contract not yet
-    chosen)."""
+    chosen); the network is that of the contract too, ``nets[c + 1]``: a row of ``weights``
+    and ``biases`` (one row per network, each of ``widths``)."""
     x, nz, h = scratch(widths)
     out = np.zeros(obs.shape[0], dtype=np.int64)
     for i in range(obs.shape[0]):
-        margin = margins[contract_in_play(game, S[rows[i]]) + 1]
+        c = contract_in_play(game, S[rows[i]]) + 1
         prior = choose(policies, game, kind, params, S[rows[i]], R, rng, rows[i])
-        forward_row(obs[i], weights, biases, widths, x, nz, h)
-        out[i] = over_prior(h, best_legal(h, legal[i]), prior, margin)
+        k = nets[c]
+        forward_row(obs[i], weights[k], biases[k], widths, x, nz, h)
+        out[i] = over_prior(h, best_legal(h, legal[i]), prior, margins[c])
     return out
 
 

@@ -57,6 +57,7 @@ class DistillArgs(DMCArgs):
     drawn_contracts: str = ""  # "no_tricks,trumps": their early tricks labelled as pimc does
     drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
     drawn_weight: float = 1.0  # weight of those contracts' labelled decisions in the loss
+    other_weight: float = 1.0  # weight of every other decision (0: those alone are learnt)
 
     PLAYOUTS = ("heuristic", "network", "network-all")
 
@@ -94,6 +95,12 @@ class DistillArgs(DMCArgs):
             raise InvalidConfigError(f"drawn_weight must be in (0, 1000] and weighs the "
                                      f"decisions of drawn_contracts (none given); got "
                                      f"{self.drawn_weight}")
+        if not 0.0 <= self.other_weight <= 1.0 or (self.other_weight != 1.0
+                                                    and not self.contracts()):
+            raise InvalidConfigError(f"other_weight must be in [0, 1] and weighs the "
+                                     f"decisions other than drawn_contracts' labelled ones "
+                                     f"(none given); got "
+                                     f"{self.other_weight}")
         if not 0.0 <= self.level_weight <= 1.0:
             raise InvalidConfigError(f"level_weight must be in [0, 1], got "
                                      f"{self.level_weight}")
@@ -184,7 +191,12 @@ class Distill(DMC):
         gradient; 1 (the default) is the plain mean squared error. With ``drawn_weight`` w
         the labelled decisions of ``drawn_contracts`` (their contract read from the
         observation's contract piece) count w times: their values differ by a few points
-        where other contracts' differ by many, and would weigh little in the loss."""
+        where other contracts' differ by many, and would weigh little in the loss. With
+        ``other_weight`` v every other decision counts v times (those of other contracts,
+        the contract choice, and the unlabelled ones of these contracts, forced cards whose
+        target is the deal's return): 0 trains a network for the labelled decisions of those
+        contracts alone (a specialist, seated for them by ``neural:...,
+        checkpoint_CONTRACT=NAME``), the returns' noise kept out of its gradient."""
         obs = torch.from_numpy(s.obs).to(self.device)
         labels = torch.from_numpy(s.extra).to(self.device)
         q = self.net(obs)
@@ -202,14 +214,16 @@ class Distill(DMC):
                 spread = torch.where(mask, err - level[:, None], 0.0)
                 per_row[labelled] = ((spread ** 2).sum(1) / count
                                      + self.args.level_weight * level ** 2)
-        if self.args.drawn_weight != 1.0 and self.drawn_columns is not None:
-            drawn = torch.from_numpy(s.obs[:, self.drawn_columns].sum(1) > 0).to(self.device)
-            per_row = torch.where(drawn & labelled, per_row * self.args.drawn_weight, per_row)
         rest = ~labelled
         if rest.any():
             action = torch.from_numpy(s.action).to(self.device)[rest]
             target = torch.from_numpy(s.ret).to(self.device)[rest]
             per_row[rest] = (q[rest].gather(1, action[:, None]).squeeze(1) - target) ** 2
+        weighed = self.args.drawn_weight != 1.0 or self.args.other_weight != 1.0
+        if weighed and self.drawn_columns is not None:
+            drawn = torch.from_numpy(s.obs[:, self.drawn_columns].sum(1) > 0).to(self.device)
+            per_row = torch.where(drawn & labelled, per_row * self.args.drawn_weight, per_row)
+            per_row = torch.where(drawn & labelled, per_row, per_row * self.args.other_weight)
         loss = per_row.mean()
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()

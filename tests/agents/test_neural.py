@@ -349,6 +349,68 @@ def test_a_contracts_own_margin_applies_where_that_contract_is_played(tmp_path):
     assert (agent.act(observations, legal) == np.where(contract == c, best, kept)).all()
 
 
+def test_a_contracts_own_network_decides_where_that_contract_is_played(tmp_path):
+    # checkpoint_CONTRACT=B: B's values where the contract is in play (over the prior or
+    # alone), checkpoint's everywhere else (other contracts, the contract choice); the
+    # compiled and torch paths agree
+    from cardsim.barbu import layout as L
+
+    main_path, other_path = tmp_path / "a.pt", tmp_path / "b.pt"
+    nets = [write_checkpoint(main_path, game="barbu", seed=0),
+            write_checkpoint(other_path, game="barbu", seed=1)]
+    observations, legal = barbu_positions(n=160, seed=11)
+    contract = observations.engine.states[:, L.CONTRACT]
+    kept = make_agent("heuristic", "barbu").act(observations, legal)
+    best, gap = [], []
+    for net in nets:
+        q = net(torch.from_numpy(np.asarray(observations))).detach().numpy()
+        q[~legal] = -np.inf
+        best.append(q.argmax(1))
+        gap.append(q[np.arange(len(q)), best[-1]] - q[np.arange(len(q)), kept])
+    names = games.get("barbu").item_labels
+    differ = best[0] != best[1]
+    c = np.bincount(contract[differ & (contract >= 0)]).argmax()
+    ours = contract == c
+    assert (differ & ours).any() and (differ & ~ours).any()   # both networks decide
+    spec = f"neural:checkpoint={main_path},checkpoint_{names[c]}={other_path}"
+    alone = make_agent(spec, "barbu")
+    assert f"checkpoint_{names[c]}={other_path}" in alone.label
+    expected = np.where(ours, best[1], best[0])
+    assert (alone.act(observations, legal) == expected).all()
+    assert (alone.act(np.asarray(observations), legal) == expected).all()  # no engine rows
+    alone._packed = None                                   # torch's forward (a GPU network)
+    assert (alone.act(observations, legal) == expected).all()
+    margin = float(np.median(np.concatenate(gap)[np.concatenate(gap) > 0])) / 0.01
+    critic = make_agent(f"{spec},prior=heuristic,margin={margin!r}", "barbu")
+    over = [np.where(g > margin * 0.01, b, kept) for g, b in zip(gap, best)]
+    expected = np.where(ours, over[1], over[0])
+    assert (over[0] != over[1])[ours].any()
+    assert (critic.act(observations, legal) == expected).all()
+    critic._packed = None
+    assert (critic.act(observations, legal) == expected).all()
+    # one contract's network named again for another: loaded once
+    twice = make_agent(f"{spec},checkpoint_{names[(c + 1) % 7]}={other_path}", "barbu")
+    assert len(twice.nets) == 2
+
+
+@pytest.mark.parametrize("other, words", [
+    (dict(hidden=(8,)), r"must be of the kind and shape of checkpoint=.*\[\d+, 16, \d+\]"),
+    (dict(algorithm="ppo"), "a ppo network"),
+])
+def test_a_contracts_own_network_is_refused_unless_it_matches(tmp_path, other, words):
+    write_checkpoint(tmp_path / "a.pt", game="barbu")
+    kit = games.get("barbu")
+    torch.manual_seed(0)
+    net = ActionHeadNet(kit.obs_size, kit.num_actions, other.get("hidden", (16,)))
+    (tmp_path / "b.pt").write_bytes(checkpoint_bytes(net, "barbu", kit.make_rules(None, {}),
+                                                     other.get("algorithm", "dmc")))
+    with pytest.raises(InvalidConfigError, match=words):
+        make_agent(f"neural:checkpoint={tmp_path / 'a.pt'},checkpoint_trumps="
+                   f"{tmp_path / 'b.pt'}", "barbu")
+    with pytest.raises(InvalidConfigError, match="no option 'checkpoint_trumps'"):
+        make_agent(f"neural:checkpoint={tmp_path / 'a.pt'},checkpoint_trumps=x", "debertz")
+
+
 def test_a_network_over_a_prior_plays_legally_at_the_table(tmp_path, capsys):
     path = tmp_path / "b.pt"
     write_checkpoint(path, game="barbu")

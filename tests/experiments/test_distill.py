@@ -646,6 +646,51 @@ def test_drawn_weight_weighs_the_labelled_decisions_of_the_drawn_contracts():
         contract_columns(games.get("debertz"), ("trumps",))
 
 
+def test_other_weight_weighs_every_decision_outside_the_drawn_contracts():
+    # other_weight v: every decision but the labelled ones of the drawn contracts (those
+    # count drawn_weight w) counts v times, unlabelled ones of those contracts included;
+    # v = 0 leaves the others out of the gradient altogether
+    torch.manual_seed(0)
+    rng = np.random.default_rng(1)
+    obs = rng.random((64, 20), dtype=np.float32)
+    obs[:, 3] = rng.random(64) < 0.5
+    labels = rng.normal(size=(64, 5)).astype(np.float32)
+    labels[40:] = np.nan
+    s = Samples(obs, np.ones((64, 5), dtype=np.bool_), np.zeros(64, dtype=np.int64),
+                np.ones(64, dtype=np.float32), labels)
+    drawn = obs[:, 3] > 0
+    for w, v in ((1.0, 0.5), (3.0, 0.0)):
+        torch.manual_seed(1)
+        net = ActionHeadNet(20, 5, (16,))
+        with torch.no_grad():
+            q = net(torch.from_numpy(obs)).numpy()
+        algo = Distill(net, DistillArgs(drawn_contracts="no_tricks", drawn_rollouts=8,
+                                        drawn_weight=w, other_weight=v), torch.device("cpu"))
+        algo.drawn_columns = np.array([3])
+        per_row = ((q - labels) ** 2).mean(1)
+        per_row[40:] = (q[40:, 0] - 1.0) ** 2
+        weight = np.where(drawn & (np.arange(64) < 40), w, v)
+        before = [p.detach().clone() for p in net.parameters()]
+        assert algo.learn(s) == pytest.approx((weight * per_row).mean(), rel=1e-5)
+        if v == 0.0:  # the others alone: no gradient, the network unmoved
+            torch.manual_seed(1)
+            net = ActionHeadNet(20, 5, (16,))
+            algo = Distill(net, DistillArgs(drawn_contracts="no_tricks", drawn_rollouts=8,
+                                            other_weight=0.0), torch.device("cpu"))
+            algo.drawn_columns = np.array([3])
+            keep = ~drawn | (np.arange(64) >= 40)              # the others, the returns
+            assert keep.any() and (drawn & keep).any()
+            algo.learn(Samples(*(x[keep] for x in s)))
+            assert all(torch.equal(a, b) for a, b in zip(before, net.parameters()))
+    from cardsim.errors import InvalidConfigError
+
+    DistillArgs(drawn_contracts="trumps", drawn_rollouts=8, other_weight=0.0).check()
+    for kw in (dict(other_weight=0.5), dict(drawn_contracts="trumps", drawn_rollouts=8,
+                                            other_weight=1.5)):
+        with pytest.raises(InvalidConfigError, match="other_weight must be in"):
+            DistillArgs(**kw).check()
+
+
 def test_a_drawn_weight_needs_drawn_contracts():
     from cardsim.errors import InvalidConfigError
 
