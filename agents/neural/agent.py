@@ -113,6 +113,10 @@ class NeuralAgent(Agent):
         self.net = net
         self.device = next(net.parameters()).device
         self.nets, self.net_of = self._contract_networks(options)
+        # where the observation shows the contract (the networks' choice without a prior;
+        # only games with contracts have the piece, and only they can name a second network)
+        self._contract_piece = (games.get(game).tag.observer.SPEC.slice("contract")
+                                if len(self.nets) > 1 else None)
         self._packed = self._pack() if self.device.type == "cpu" else None
         self.prior, self.margins = self._prior(options, prior)
         # the compiled call without numba typing the agent's tags and weights each time
@@ -233,7 +237,7 @@ class NeuralAgent(Agent):
         where the agent has one network."""
         if len(self.nets) == 1:
             return None
-        piece = obs[:, games.get(self.game).tag.observer.SPEC.slice("contract")]
+        piece = obs[:, self._contract_piece]
         shown = piece.max(axis=1) > 0
         return self.net_of[np.where(shown, piece.argmax(axis=1) + 1, 0)]
 
@@ -246,7 +250,7 @@ class NeuralAgent(Agent):
         q = torch.empty((len(obs), self.net.num_actions), device=self.device)
         for k in np.unique(which):
             rows = torch.as_tensor(which == k, device=self.device)
-            q[rows] = self.nets[k].to(self.device)(obs[rows])
+            q[rows] = self.nets[k](obs[rows])
         return q
 
     @torch.no_grad()

@@ -222,8 +222,8 @@ class Distill(DMC):
         weighed = self.args.drawn_weight != 1.0 or self.args.other_weight != 1.0
         if weighed and self.drawn_columns is not None:
             drawn = torch.from_numpy(s.obs[:, self.drawn_columns].sum(1) > 0).to(self.device)
-            per_row = torch.where(drawn & labelled, per_row * self.args.drawn_weight, per_row)
-            per_row = torch.where(drawn & labelled, per_row, per_row * self.args.other_weight)
+            per_row = per_row * torch.where(drawn & labelled, self.args.drawn_weight,
+                                            self.args.other_weight)
         loss = per_row.mean()
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
