@@ -134,6 +134,16 @@ def network_plays_out(st, R, params):
 
 
 @njit(cache=True, inline="always")
+def draws_out(st, R, params):
+    """Training's ``drawn_contracts`` (experiments/train/labels_nb.py) label by heuristic
+    play-outs of drawn deals the card play that ``pimc`` values so: the tricks before the
+    last ``solve`` and Domino's cards (the doubles and the starting rank keep their
+    labels)."""
+    return plays_out_cards(st, R, params) or (st[L.PHASE] == L.PH_PLAY
+                                              and st[L.CONTRACT] == A.DOMINO)
+
+
+@njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Trick play with at most ``solve`` tricks left (the earlier ones go by play-outs)."""
     return solves(st, R) and 13 - st[L.TRICK_NO] <= params[P_SOLVE]

@@ -97,6 +97,12 @@ def network_plays_out(st, R, params):
 
 
 @njit(cache=True, inline="always")
+def draws_out(st, R, params):
+    """Training's ``drawn_contracts`` are Barbu's: no decision is labelled by them."""
+    return False
+
+
+@njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Card play is always decided by solving."""
     return solves(st, R)

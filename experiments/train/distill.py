@@ -14,8 +14,8 @@ Barbu's early tricks and Debertz's bids and seven swap are played out by the net
 instead of the heuristic: one step of policy iteration over the network; ``playouts:
 network-all`` does the same for every decision not solved (in Barbu also the contract
 choice, Domino and the doubles). ``drawn_contracts`` (Barbu) labels the early tricks (those
-not solved) of those contracts as ``pimc`` values them, ``drawn_rollouts`` heuristic
-play-outs of drawn deals each.
+not solved) and Domino's cards of those contracts as ``pimc`` values them, ``drawn_rollouts``
+heuristic play-outs of drawn deals each.
 A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
@@ -54,7 +54,8 @@ class DistillArgs(DMCArgs):
     level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
     playouts: str = "heuristic"  # "network", "network-all": see labels_nb
     prior_margin: float = -1.0  # >= 0: network play-outs over the heuristic (points)
-    drawn_contracts: str = ""  # "no_tricks,trumps": their early tricks labelled as pimc does
+    drawn_contracts: str = ""  # "no_tricks,domino": their early tricks, Domino's cards
+                               # labelled as pimc values them
     drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
     drawn_weight: float = 1.0  # weight of those contracts' labelled decisions in the loss
     other_weight: float = 1.0  # weight of every other decision (0: those alone are learnt)

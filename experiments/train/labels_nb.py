@@ -35,13 +35,14 @@ and continuation. The network's play is deterministic, so one play-out of the ac
 its value (``samples`` must be 0).
 
 In the contracts of ``drawn_contracts`` (Barbu) the card play of the tricks before those
-solved is labelled as ``pimc`` values it instead: ``drawn_rollouts`` heuristic play-outs of
-each card, each of a deal drawn from what the seat knows (``pimc``'s sampler). One
-play-out of the actual deal is a sample of a card's value whose noise, where the cards
-differ by a few points (No Tricks, Trumps), drowns the difference; the mean of many drawn
-deals is close to what ``pimc`` acts on, at the price of ``pimc``'s uniform draws. The
-contract's other decisions (the trump suit, the doubles) keep their labels: valued on drawn
-deals, a double lost a point a deal in Trumps.
+solved, and Domino's cards, are labelled as ``pimc`` values them instead (the game's
+``draws_out``): ``drawn_rollouts`` heuristic play-outs of each card, each of a deal drawn
+from what the seat knows (``pimc``'s sampler). One play-out of the actual deal is a sample
+of a card's value whose noise, where the cards differ by a few points (No Tricks, Trumps),
+drowns the difference; the mean of many drawn deals is close to what ``pimc`` acts on, at
+the price of ``pimc``'s uniform draws. The contract's other decisions (the trump suit,
+Domino's starting rank, the doubles) keep their labels: valued on drawn deals, a double lost
+a point a deal in Trumps.
 
 With a **prior** (``prior_margin`` >= 0) the play-outs are the network's over the heuristic,
 as the ``neural`` agent plays with ``prior=heuristic,margin=M``: at each decision the
@@ -58,6 +59,7 @@ from agents.neural.forward_nb import contract_in_play, greedy_legal, over_prior,
 from agents.pimc_nb import (
     baseline_deal,
     by_solving,
+    draws_out,
     finished_value,
     play_out_options,
     network_plays_out,
@@ -191,8 +193,9 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
     the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
-    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, the tricks
-    before those solved get ``drawn_rollouts`` heuristic play-outs of drawn deals instead."""
+    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, the card play
+    of the game's ``draws_out`` gets ``drawn_rollouts`` heuristic play-outs of drawn deals
+    instead."""
     by_network = widths.shape[0] > 0
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
@@ -217,8 +220,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
-            elif drawn[contract_in_play(game, st) + 1] and network_plays_out(game, st, R,
-                                                                            params):
+            elif drawn[contract_in_play(game, st) + 1] and draws_out(game, st, R, params):
                 n = played_out_totals(game, st, R, me, base, bits, 1, drawn_rollouts, rng, g,
                                       deal, trial, total)
             elif by_network and (every or network_plays_out(game, st, R, params)):
@@ -257,7 +259,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
     plays those play-outs by the network over the heuristic with that margin;
     ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label the
-    tricks before those solved in those contracts as ``pimc`` values them, by that many
+    tricks before those solved (and Domino's cards) in those contracts as ``pimc`` values
+    them, by that many
     heuristic play-outs each of a deal drawn from what the seat knows. The rows are shared among
     numba's threads; the labels do not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)

@@ -572,17 +572,30 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
         elsewhere = labels(0, 1, network=network, drawn_contracts=("trumps",),
                            drawn_rollouts=16)
         assert np.array_equal(elsewhere, labels(0, 1, network=network), equal_nan=True)
-    # the contract's other decisions keep their labels: Domino's doubles and cards (no
-    # tricks to play out) are labelled as without drawn_contracts
+    # Domino's cards, which pimc values by play-outs of drawn deals too, get the same labels;
+    # the contract's other decisions (the doubles, the starting rank) keep theirs
+    from cardsim.barbu import layout as BL
+
     R2, _, later = barbu_domino_decisions(31)
     domino = np.array(later[:4] + later[-4:])
-    rows2, ones = np.arange(len(domino)), np.ones(len(domino), dtype=np.uint64)
+    cards = domino[:, BL.PHASE] == BL.PH_PLAY
+    assert cards.any() and not cards.all()
+    rows2 = np.arange(len(domino))
+    streams2 = np.array([rng_nb.stream(5, g, 0) for g in rows2], dtype=np.uint64)
+
+    def domino_labels(samples, rollouts, network=None, **kw):
+        return solver_labels(kit.tag, domino, R2, rows2, params, samples, 0.5,
+                             streams2.copy(), kit.num_actions, rollouts, network,
+                             every=network is not None, **kw)
+
+    pimc_like = domino_labels(1, 16)
     for network in (None, packed):
-        kept = [solver_labels(kit.tag, domino, R2, rows2, params, 0, 0.5, ones.copy(),
-                              kit.num_actions, 1, network, every=network is not None, **kw)
-                for kw in ({}, dict(drawn_contracts=("domino",), drawn_rollouts=16))]
-        assert (~np.isnan(kept[0])).any()
-        assert np.array_equal(*kept, equal_nan=True)
+        alone = domino_labels(0, 1, network)
+        drawn = domino_labels(0, 1, network, drawn_contracts=("domino",), drawn_rollouts=16)
+        assert (~np.isnan(alone[~cards])).any() and (~np.isnan(drawn[cards])).sum() > 4
+        assert np.array_equal(drawn[~cards], alone[~cards], equal_nan=True)
+        assert np.array_equal(drawn[cards], pimc_like[cards], equal_nan=True)
+        assert not np.array_equal(drawn[cards], alone[cards], equal_nan=True)
     with pytest.raises(ValueError, match="'no_trick' is not a contract of barbu; its "
                                          "contracts: no_tricks, no_queens"):
         labels(0, 1, drawn_contracts=("no_trick",), drawn_rollouts=4)
