@@ -28,8 +28,8 @@ included: what training labels with the solver, experiments/train/labels_nb.py),
 ``plays_out_cards(st, R, params)`` (whether card play is valued by play-outs instead of
 solves: Barbu's early tricks, taken by its ``special_action``), ``network_plays_out(st, R,
 params)`` (the decisions training may label by the network's play-outs instead of the
-heuristic's, experiments/train/labels_nb.py), ``draws_out(st, R, params)`` (the card play that
-training's ``drawn_contracts`` labels by play-outs of drawn deals), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+heuristic's, experiments/train/labels_nb.py), ``drawn_phase(st, R, params)`` (which of
+training's ``drawn_phases`` a decision valued by play-outs of drawn deals is, or -1), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
 measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
 out)`` (whether each option's result is measured against its result on another deal, dealt
@@ -61,7 +61,7 @@ special_choice = game_piece(PIECES, "special_choice", "total, squares, n, bits, 
 by_solving = game_piece(PIECES, "by_solving", "st, R, params")
 plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
 network_plays_out = game_piece(PIECES, "network_plays_out", "st, R, params")
-draws_out = game_piece(PIECES, "draws_out", "st, R, params")
+drawn_phase = game_piece(PIECES, "drawn_phase", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 finished_value = game_piece(PIECES, "finished_value", "deal, R, me")

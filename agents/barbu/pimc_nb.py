@@ -134,13 +134,22 @@ def network_plays_out(st, R, params):
 
 
 @njit(cache=True, inline="always")
-def draws_out(st, R, params):
-    """Training's ``drawn_contracts`` (experiments/train/labels_nb.py) label by heuristic
-    play-outs of drawn deals the card play that ``pimc`` values so: the tricks before the
-    last ``solve`` and Domino's cards (the doubles and the starting rank keep their
-    labels)."""
-    return plays_out_cards(st, R, params) or (st[L.PHASE] == L.PH_PLAY
-                                              and st[L.CONTRACT] == A.DOMINO)
+def drawn_phase(st, R, params):
+    """Which of training's ``drawn_phases`` (experiments/train/labels_nb.py ``DRAWN_PHASES``:
+    0 play, 1 double, 2 trump, 3 start_rank) a decision is, among those ``pimc`` values by
+    heuristic play-outs of drawn deals: the tricks before the last ``solve`` and Domino's
+    cards, the doubles (unless ``doubling=0``), the trump suit, Domino's starting rank; -1
+    for any other."""
+    phase = st[L.PHASE]
+    if plays_out_cards(st, R, params) or (phase == L.PH_PLAY and st[L.CONTRACT] == A.DOMINO):
+        return 0
+    if phase == L.PH_DOUBLE:
+        return 1 if params[P_DOUBLING] != 0 else -1
+    if phase == L.PH_TRUMP:
+        return 2
+    if phase == L.PH_START_RANK:
+        return 3
+    return -1
 
 
 @njit(cache=True, inline="always")

@@ -97,9 +97,9 @@ def network_plays_out(st, R, params):
 
 
 @njit(cache=True, inline="always")
-def draws_out(st, R, params):
-    """Training's ``drawn_contracts`` are Barbu's: no decision is labelled by them."""
-    return False
+def drawn_phase(st, R, params):
+    """Training's ``drawn_contracts`` are Barbu's: no decision is labelled by them (-1)."""
+    return -1
 
 
 @njit(cache=True, inline="always")

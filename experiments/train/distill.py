@@ -15,7 +15,8 @@ instead of the heuristic: one step of policy iteration over the network; ``playo
 network-all`` does the same for every decision not solved (in Barbu also the contract
 choice, Domino and the doubles). ``drawn_contracts`` (Barbu) labels the early tricks (those
 not solved) and Domino's cards of those contracts as ``pimc`` values them, ``drawn_rollouts``
-heuristic play-outs of drawn deals each.
+heuristic play-outs of drawn deals each; ``drawn_phases`` adds their doubles, trump suit or
+Domino's starting rank.
 A label is a sample of what ``pimc`` averages, so the network learns ``pimc``'s
 choices at the price of one forward; with the actual deal its average is taken over where
 the cards really lie in self-play rather than over every consistent deal.
@@ -57,6 +58,7 @@ class DistillArgs(DMCArgs):
     drawn_contracts: str = ""  # "no_tricks,domino": their early tricks, Domino's cards
                                # labelled as pimc values them
     drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
+    drawn_phases: str = "play"  # ... those of these phases (play, double, trump, start_rank)
     drawn_weight: float = 1.0  # weight of those contracts' labelled decisions in the loss
     other_weight: float = 1.0  # weight of every other decision (0: those alone are learnt)
 
@@ -91,6 +93,17 @@ class DistillArgs(DMCArgs):
             raise InvalidConfigError(
                 f"drawn_contracts (contract names, comma-separated) and drawn_rollouts (1..4096) "
                 f"go together; got {self.drawn_contracts!r} and {self.drawn_rollouts}")
+        from experiments.train.labels_nb import phase_indices
+
+        try:
+            phase_indices(self.phases())
+        except ValueError as e:
+            raise InvalidConfigError(f"distill argument drawn_phases: {e}") from None
+        if not self.phases() or (self.phases() != ("play",) and not self.contracts()):
+            raise InvalidConfigError(f"drawn_phases names the phases (comma-separated) that "
+                                     f"drawn_contracts labels by drawn deals; got "
+                                     f"{self.drawn_phases!r} with drawn_contracts "
+                                     f"{self.drawn_contracts!r}")
         if not 0.0 < self.drawn_weight <= 1000.0 or (self.drawn_weight != 1.0
                                                       and not self.contracts()):
             raise InvalidConfigError(f"drawn_weight must be in (0, 1000] and weighs the "
@@ -110,6 +123,10 @@ class DistillArgs(DMCArgs):
     def contracts(self) -> tuple[str, ...]:
         """The names of ``drawn_contracts``."""
         return tuple(filter(None, (c.strip() for c in self.drawn_contracts.split(","))))
+
+    def phases(self) -> tuple[str, ...]:
+        """The names of ``drawn_phases``."""
+        return tuple(filter(None, (c.strip() for c in self.drawn_phases.split(","))))
 
 
 def contract_columns(kit, contracts) -> np.ndarray:
@@ -178,7 +195,8 @@ class Distill(DMC):
                              network, every=self.args.playouts == "network-all",
                              prior_margin=self.args.prior_margin,
                              drawn_contracts=self.args.contracts(),
-                             drawn_rollouts=self.args.drawn_rollouts)
+                             drawn_rollouts=self.args.drawn_rollouts,
+                             drawn_phases=self.args.phases())
 
     def learn(self, s: Samples) -> float:
         """One gradient step: labelled decisions towards their labels over every legal

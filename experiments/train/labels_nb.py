@@ -34,15 +34,16 @@ rather than over the heuristic, and every option of a decision is compared on th
 and continuation. The network's play is deterministic, so one play-out of the actual deal is
 its value (``samples`` must be 0).
 
-In the contracts of ``drawn_contracts`` (Barbu) the card play of the tricks before those
-solved, and Domino's cards, are labelled as ``pimc`` values them instead (the game's
-``draws_out``): ``drawn_rollouts`` heuristic play-outs of each card, each of a deal drawn
-from what the seat knows (``pimc``'s sampler). One play-out of the actual deal is a sample
-of a card's value whose noise, where the cards differ by a few points (No Tricks, Trumps),
+In the contracts of ``drawn_contracts`` (Barbu) the decisions of ``drawn_phases`` that
+``pimc`` values by play-outs are labelled as it values them instead (the game's
+``drawn_phase``): ``drawn_rollouts`` heuristic play-outs of each option, each of a deal
+drawn from what the seat knows (``pimc``'s sampler). By default only the card play (the
+tricks before those solved, Domino's cards): one play-out of the actual deal is a sample of
+a card's value whose noise, where the cards differ by a few points (No Tricks, Trumps),
 drowns the difference; the mean of many drawn deals is close to what ``pimc`` acts on, at
-the price of ``pimc``'s uniform draws. The contract's other decisions (the trump suit,
-Domino's starting rank, the doubles) keep their labels: valued on drawn deals, a double lost
-a point a deal in Trumps.
+the price of ``pimc``'s uniform draws. The doubles, the trump suit and Domino's starting
+rank keep their labels unless named: valued on drawn deals, a double lost a point a deal
+in Trumps.
 
 With a **prior** (``prior_margin`` >= 0) the play-outs are the network's over the heuristic,
 as the ``neural`` agent plays with ``prior=heuristic,margin=M``: at each decision the
@@ -59,7 +60,7 @@ from agents.neural.forward_nb import contract_in_play, greedy_legal, over_prior,
 from agents.pimc_nb import (
     baseline_deal,
     by_solving,
-    draws_out,
+    drawn_phase,
     finished_value,
     play_out_options,
     network_plays_out,
@@ -75,6 +76,10 @@ from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
+
+# the decisions that drawn_contracts may label by play-outs of drawn deals, in the order of the
+# games' ``drawn_phase`` (agents/<game>/pimc_nb.py)
+DRAWN_PHASES = ("play", "double", "trump", "start_rank")
 
 
 @njit(cache=True, **WITH_REFCOUNT)
@@ -193,9 +198,9 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
     actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
     the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
-    decision not solved. Where ``drawn[c + 1]`` for the contract ``c`` in play, the card play
-    of the game's ``draws_out`` gets ``drawn_rollouts`` heuristic play-outs of drawn deals
-    instead."""
+    decision not solved. Where ``drawn[c + 1, k + 1]`` for the contract ``c`` in play and the
+    decision's ``drawn_phase`` ``k``, it gets ``drawn_rollouts`` heuristic play-outs of drawn
+    deals instead."""
     by_network = widths.shape[0] > 0
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
@@ -220,7 +225,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             if by_solving(game, st, R, params):
                 n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
                                   deal, total)
-            elif drawn[contract_in_play(game, st) + 1] and draws_out(game, st, R, params):
+            elif drawn[contract_in_play(game, st) + 1, drawn_phase(game, st, R, params) + 1]:
                 n = played_out_totals(game, st, R, me, base, bits, 1, drawn_rollouts, rng, g,
                                       deal, trial, total)
             elif by_network and (every or network_plays_out(game, st, R, params)):
@@ -245,7 +250,7 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
                   rollouts=0, network=None, every=False, prior_margin=-1.0,
-                  drawn_contracts=(), drawn_rollouts=0):
+                  drawn_contracts=(), drawn_rollouts=0, drawn_phases=("play",)):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
     (mean over ``samples`` drawn deals, or the actual deal for 0), with ``rollouts`` > 0
@@ -259,13 +264,15 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
     plays those play-outs by the network over the heuristic with that margin;
     ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label the
-    tricks before those solved (and Domino's cards) in those contracts as ``pimc`` values
-    them, by that many
-    heuristic play-outs each of a deal drawn from what the seat knows. The rows are shared among
-    numba's threads; the labels do not depend on how."""
+    decisions of ``drawn_phases`` (``DRAWN_PHASES``; card play not solved by default) in
+    those contracts as ``pimc`` values them, by that many heuristic play-outs each of a deal
+    drawn from what the seat knows. The rows are shared among numba's threads; the labels do
+    not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
-    drawn = np.zeros(len(games.get(tag.name).item_labels) + 1, dtype=np.bool_)
-    drawn[1 + contract_indices(tag, drawn_contracts)] = drawn_rollouts > 0
+    drawn = np.zeros((len(games.get(tag.name).item_labels) + 1, len(DRAWN_PHASES) + 1),
+                     dtype=np.bool_)
+    drawn[np.ix_(1 + contract_indices(tag, drawn_contracts),
+                 1 + phase_indices(drawn_phases))] = drawn_rollouts > 0
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     if network is None:
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
@@ -282,6 +289,16 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
                     float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
                     drawn, int(drawn_rollouts), np.zeros(1, dtype=np.int64), n_blocks)
     return labels
+
+
+def phase_indices(names) -> np.ndarray:
+    """The indices of the phases ``names`` among ``DRAWN_PHASES``; ValueError naming an
+    unknown one."""
+    for name in names:
+        if name not in DRAWN_PHASES:
+            raise ValueError(f"{name!r} is not a phase labelled by drawn deals; the phases: "
+                             f"{', '.join(DRAWN_PHASES)}")
+    return np.array([DRAWN_PHASES.index(name) for name in names], dtype=np.int64)
 
 
 def contract_indices(tag, names) -> np.ndarray:

@@ -573,13 +573,15 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
                            drawn_rollouts=16)
         assert np.array_equal(elsewhere, labels(0, 1, network=network), equal_nan=True)
     # Domino's cards, which pimc values by play-outs of drawn deals too, get the same labels;
-    # the contract's other decisions (the doubles, the starting rank) keep theirs
+    # the contract's other decisions (the doubles, the starting rank) keep theirs unless
+    # drawn_phases names them
     from cardsim.barbu import layout as BL
 
     R2, _, later = barbu_domino_decisions(31)
     domino = np.array(later[:4] + later[-4:])
-    cards = domino[:, BL.PHASE] == BL.PH_PLAY
-    assert cards.any() and not cards.all()
+    phase = np.array([{BL.PH_PLAY: "play", BL.PH_DOUBLE: "double",
+                       BL.PH_START_RANK: "start_rank"}[p] for p in domino[:, BL.PHASE]])
+    assert set(phase) == {"play", "double", "start_rank"}
     rows2 = np.arange(len(domino))
     streams2 = np.array([rng_nb.stream(5, g, 0) for g in rows2], dtype=np.uint64)
 
@@ -591,11 +593,18 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
     pimc_like = domino_labels(1, 16)
     for network in (None, packed):
         alone = domino_labels(0, 1, network)
-        drawn = domino_labels(0, 1, network, drawn_contracts=("domino",), drawn_rollouts=16)
-        assert (~np.isnan(alone[~cards])).any() and (~np.isnan(drawn[cards])).sum() > 4
-        assert np.array_equal(drawn[~cards], alone[~cards], equal_nan=True)
-        assert np.array_equal(drawn[cards], pimc_like[cards], equal_nan=True)
-        assert not np.array_equal(drawn[cards], alone[cards], equal_nan=True)
+        assert (~np.isnan(alone)).sum() > 8
+        for phases in (("play",), ("double", "start_rank"), ("play", "trump", "double")):
+            drawn = domino_labels(0, 1, network, drawn_contracts=("domino",),
+                                  drawn_rollouts=16, drawn_phases=phases)
+            named = np.isin(phase, phases)
+            assert np.array_equal(drawn[~named], alone[~named], equal_nan=True)
+            assert np.array_equal(drawn[named], pimc_like[named], equal_nan=True)
+            assert not np.array_equal(drawn[named], alone[named], equal_nan=True)
+    with pytest.raises(ValueError, match="'bid' is not a phase labelled by drawn deals; the "
+                                         "phases: play, double, trump, start_rank"):
+        domino_labels(0, 1, drawn_contracts=("domino",), drawn_rollouts=4,
+                      drawn_phases=("bid",))
     with pytest.raises(ValueError, match="'no_trick' is not a contract of barbu; its "
                                          "contracts: no_tricks, no_queens"):
         labels(0, 1, drawn_contracts=("no_trick",), drawn_rollouts=4)
@@ -611,6 +620,24 @@ def test_drawn_contracts_need_their_play_outs():
                dict(drawn_contracts="trumps", drawn_rollouts=5000)):
         with pytest.raises(InvalidConfigError, match="drawn_contracts .* and drawn_rollouts "
                                                      r"\(1..4096\) go together"):
+            DistillArgs(**kw).check()
+
+
+def test_drawn_phases_name_phases_of_the_drawn_contracts():
+    from cardsim.errors import InvalidConfigError
+
+    args = DistillArgs(drawn_contracts="domino", drawn_rollouts=64,
+                       drawn_phases="play, start_rank")
+    args.check()
+    assert args.phases() == ("play", "start_rank")
+    assert DistillArgs().phases() == ("play",)
+    with pytest.raises(InvalidConfigError, match="drawn_phases: 'bid' is not a phase labelled "
+                                                 "by drawn deals; the phases: play, double, "
+                                                 "trump, start_rank"):
+        DistillArgs(drawn_contracts="domino", drawn_rollouts=64, drawn_phases="play,bid").check()
+    for kw in (dict(drawn_phases="double"),
+               dict(drawn_contracts="domino", drawn_rollouts=64, drawn_phases=" ")):
+        with pytest.raises(InvalidConfigError, match="drawn_phases names the phases"):
             DistillArgs(**kw).check()
 
 
