@@ -182,7 +182,8 @@ SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
            "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {},
            "barbu-distill-self": {}, "barbu-distill-level": {},
            "barbu-distill-anneal": {}, "barbu-distill-netplay": {},
-           "barbu-distill-netall": {}, "barbu-distill-early": {}}
+           "barbu-distill-netall": {}, "barbu-distill-early": {},
+           "barbu-distill-early-more": {}}
 SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
                    "barbu-beliefs": {}}
 SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
@@ -202,6 +203,7 @@ SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
                    "barbu-distill-netplay": "barbu_distill_netplay.yaml",
                    "barbu-distill-netall": "barbu_distill_netall.yaml",
                    "barbu-distill-early": "barbu_distill_early.yaml",
+                   "barbu-distill-early-more": "barbu_distill_early_more.yaml",
                    "debertz-2p-beliefs": "debertz_2p_beliefs.yaml",
                    "barbu-beliefs": "barbu_beliefs.yaml"}
 
