@@ -122,11 +122,16 @@ class DistillArgs(DMCArgs):
 
     def contracts(self) -> tuple[str, ...]:
         """The names of ``drawn_contracts``."""
-        return tuple(filter(None, (c.strip() for c in self.drawn_contracts.split(","))))
+        return comma_names(self.drawn_contracts)
 
     def phases(self) -> tuple[str, ...]:
         """The names of ``drawn_phases``."""
-        return tuple(filter(None, (c.strip() for c in self.drawn_phases.split(","))))
+        return comma_names(self.drawn_phases)
+
+
+def comma_names(text: str) -> tuple[str, ...]:
+    """The names of a comma-separated list, blanks dropped."""
+    return tuple(filter(None, (c.strip() for c in text.split(","))))
 
 
 def contract_columns(kit, contracts) -> np.ndarray:

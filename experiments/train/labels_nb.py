@@ -294,19 +294,20 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
 def phase_indices(names) -> np.ndarray:
     """The indices of the phases ``names`` among ``DRAWN_PHASES``; ValueError naming an
     unknown one."""
-    for name in names:
-        if name not in DRAWN_PHASES:
-            raise ValueError(f"{name!r} is not a phase labelled by drawn deals; the phases: "
-                             f"{', '.join(DRAWN_PHASES)}")
-    return np.array([DRAWN_PHASES.index(name) for name in names], dtype=np.int64)
+    return indices_among(names, DRAWN_PHASES, "a phase labelled by drawn deals; the phases")
 
 
 def contract_indices(tag, names) -> np.ndarray:
     """The indices of the contracts ``names`` among those of the game of ``tag`` (its
     ``item_labels``: Barbu's seven, Debertz none); ValueError naming an unknown one."""
-    contracts = games.get(tag.name).item_labels
+    return indices_among(names, games.get(tag.name).item_labels,
+                         f"a contract of {tag.name}; its contracts")
+
+
+def indices_among(names, known, what) -> np.ndarray:
+    """The index of each of ``names`` in ``known``; ValueError "'x' is not WHAT: known...",
+    naming the first unknown one."""
     for name in names:
-        if name not in contracts:
-            raise ValueError(f"{name!r} is not a contract of {tag.name}; its contracts: "
-                             f"{', '.join(contracts) or 'none'}")
-    return np.array([contracts.index(name) for name in names], dtype=np.int64)
+        if name not in known:
+            raise ValueError(f"{name!r} is not {what}: {', '.join(known) or 'none'}")
+    return np.array([known.index(name) for name in names], dtype=np.int64)
