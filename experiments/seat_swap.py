@@ -1,19 +1,31 @@
-"""Where a Barbu agent gains or loses: one seat's decisions of chosen phases played by an
-agent in a table of another, against that other agent in the same seat, on the same deals.
+"""Where an agent gains or loses: one seat's decisions of chosen phases played by an agent in
+a table of another, against that other agent in the same seat, on the same deals.
 
     python -m experiments.seat_swap --contract trumps \\
         --agent neural:checkpoint=barbu-distill-netall --base heuristic \\
         [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
+    python -m experiments.seat_swap --game debertz --players 3 \\
+        --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p-netplay \\
+        [--phases play] [--tricks 1 3] [--deals 100] [--seed 7000] [--json]
 
-Each deal is the first of a match of seed ``--seed + i`` with the contract forced (B2:
-every contract is open at the first deal). It is played twice for each seat s: once with
-``--base`` in every seat and phase, once with ``--agent`` deciding seat s's decisions in
-``--phases`` (``play``: card play; ``double``; ``trump``; ``start_rank``; all by default) and
-``--base`` everywhere else (``--tricks FIRST LAST``: only its card play in those tricks,
-numbered 1 to 13). The differences of seat s's tricks and deal score (B7) between
-the two are paired by deal and seat, so they isolate what the agent's own decisions of
-those phases change: not its partners' or opponents', and not the luck of the cards. The
-study is a diagnostic, played one decision at a time from Python (about 100 deals of
+Each deal is played with ``--base`` in every seat and phase, then once for each seat s with
+``--agent`` deciding seat s's decisions in ``--phases`` and ``--base`` everywhere else
+(``--tricks FIRST LAST``: only its card play in those tricks, numbered from 1). The
+differences of seat s's results between the two are paired by deal and seat, so they
+isolate what the agent's own decisions of those phases change: not its partners' or
+opponents', and not the luck of the cards.
+
+- Barbu (``--contract``): deal i is the first of a match of seed ``--seed + i`` with the
+  contract forced (B2: every contract is open at the first deal); phases ``play`` (card
+  play), ``double``, ``trump``, ``start_rank``; results the seat's tricks and deal score (B7),
+  for the declarer and for the others.
+- Debertz (``--players 2|3|4``, ``--teams``): deal i is the first deal of game
+  ``--seed + i``; phases ``bid`` (both rounds, D4), ``swap`` (the seven, D5), ``play``;
+  results the tricks of the seat's side, the points recorded for its side (D9.2-D9.4: what a
+  tournament counts) and those less the other sides' mean (a seat that makes the others
+  lose gains too), for the side that took the bid in the base's play and for the others.
+
+The study is a diagnostic, played one decision at a time from Python (about 100 deals of
 four seats in a minute); strength is measured by ``cardsim tournament``.
 """
 
@@ -25,30 +37,39 @@ import json
 import numpy as np
 
 from agents.registry import make_agent
-from cardsim import games
+from cardsim import game_nb, games
 from cardsim.barbu import actions as A
-from cardsim.barbu import observe_nb
 from cardsim.barbu.game import BarbuGame
+from cardsim.debertz.game import DebertzGame
+from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import InvalidConfigError
 from cardsim.table import EngineRows, Observations
 from experiments.stats import mean_ci
 
-PHASES = ("play", "double", "trump", "start_rank")
+# the study's phases of each game, and the engine's phase names each covers
+PHASES = {"barbu": ("play", "double", "trump", "start_rank"),
+          "debertz": ("bid", "swap", "play")}
+ENGINE_PHASES = {"barbu": {p: p for p in PHASES["barbu"]},
+                 "debertz": {"bid1": "bid", "bid2": "bid", "swap": "swap", "play": "play"}}
 
 
 class Seat:
     """An agent deciding one engine row at a time, from the observations a table gives."""
 
-    def __init__(self, spec: str, seed: int):
-        self.agent = make_agent(spec, "barbu")
+    def __init__(self, spec: str, seed: int, game: str = "barbu", rules=None):
+        self.agent = make_agent(spec, game)
         self.agent.reset(seed)
+        if rules is not None and hasattr(self.agent, "check_rules"):
+            self.agent.check_rules(rules)
         self.label = spec
-        self.tag = games.get("barbu").tag
-        self.obs = np.zeros((1, observe_nb.OBS_SIZE), dtype=np.float32)
+        kit = games.get(game)
+        self.tag = kit.tag
+        self.obs = np.zeros((1, kit.obs_size), dtype=np.float32)
 
-    def act(self, game: BarbuGame, rng: np.ndarray) -> int:
-        """The agent's action for the seat to act in ``game`` (generator ``rng``)."""
-        observe_nb.observe(game.st, game.R, game.turn(), self.obs[0])
+    def act(self, game, rng: np.ndarray) -> int:
+        """The agent's action for the seat to act in ``game`` (a ``BarbuGame`` or
+        ``DebertzGame`` of one row; generator ``rng``)."""
+        game_nb.observe(self.tag, game.st, game.R, game.turn(), self.obs[0])
         view = self.obs.view(Observations)
         view.engine = EngineRows(self.tag, game.state, game.R, rng, np.zeros(1, np.int64))
         return int(self.agent.act(view, game.legal_mask()[None])[0])
@@ -73,77 +94,172 @@ def play_deal(seed: int, contract: str, base: Seat, agent: Seat | None, seat: in
     return game
 
 
-def seat_swap(contract: str, agent: str, base: str, phases=PHASES, deals: int = 100,
-              seed: int = 7000, tricks: tuple = (1, 13)) -> dict:
-    """Seat-level differences (agent's decisions − base's) of tricks and deal score, with
-    95% intervals paired by deal and seat, overall and for the declarer's seat and the
-    others'."""
-    if contract not in A.CONTRACT_NAMES:
-        raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
-                                 f"{', '.join(A.CONTRACT_NAMES)}")
-    unknown = [p for p in phases if p not in PHASES]
+def play_debertz_deal(seed: int, rules: DebertzRules, base: Seat, agent: Seat | None,
+                      seat: int, phases: tuple, tricks: tuple) -> DebertzGame:
+    """The first deal of game ``seed``, ``agent`` deciding seat ``seat``'s decisions in
+    ``phases`` (card play only in tricks ``tricks``; None: ``base`` everywhere)."""
+    game = DebertzGame(rules, seed=seed)
+    rng = np.array([seed], dtype=np.uint64)  # the same generator for both plays of a deal
+    covered = ENGINE_PHASES["debertz"]
+    while game.phase() in covered:
+        mine = agent is not None and game.turn() == seat and covered[game.phase()] in phases
+        if mine and game.phase() == "play":
+            mine = tricks[0] <= game.field("trick_no") + 1 <= tricks[1]
+        game.step((agent if mine else base).act(game, rng))
+    return game
+
+
+def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: int = 100,
+              seed: int = 7000, tricks: tuple | None = None, game: str = "barbu",
+              players: int = 2, teams: bool = False) -> dict:
+    """Seat-level differences (agent's decisions − base's), with 95% intervals paired by
+    deal and seat, overall and for the declarer's (Barbu) or the bidding side's (Debertz)
+    seats and the others': tricks and deal score (Barbu; ``contract`` one of its seven), or
+    the side's tricks, recorded points and recorded points over the other sides' mean
+    (Debertz with ``players``, ``teams``; ``contract`` None). ``phases`` None: all the
+    game's; ``tricks`` None: every trick."""
+    if game not in PHASES:
+        raise InvalidConfigError(f"unknown game {game!r}; games: {', '.join(PHASES)}")
+    if game == "barbu":
+        if contract not in A.CONTRACT_NAMES:
+            raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
+                                     f"{', '.join(A.CONTRACT_NAMES)}")
+        rules, last = None, 13
+    else:
+        if contract is not None:
+            raise InvalidConfigError("contract is Barbu's; Debertz has none to force")
+        rules = DebertzRules(players=players, teams=teams)
+        last = rules.tricks
+    phases = tuple(PHASES[game] if phases is None else phases)
+    unknown = [p for p in phases if p not in PHASES[game]]
     if unknown or not phases:
-        raise InvalidConfigError(f"phases must be among {', '.join(PHASES)}, got "
+        raise InvalidConfigError(f"phases must be among {', '.join(PHASES[game])}, got "
                                  f"{', '.join(phases) or 'none'}")
-    if len(tricks) != 2 or not 1 <= tricks[0] <= tricks[1] <= 13:
-        raise InvalidConfigError(f"tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13, "
-                                 f"got {' '.join(map(str, tricks))}")
+    tricks = tuple((1, last) if tricks is None else tricks)
+    if len(tricks) != 2 or not 1 <= tricks[0] <= tricks[1] <= last:
+        raise InvalidConfigError(f"tricks must be FIRST LAST with 1 <= FIRST <= LAST <= "
+                                 f"{last}, got {' '.join(map(str, tricks))}")
     if type(deals) is not int or deals < 1:
         raise InvalidConfigError(f"deals must be a positive integer, got {deals!r}")
-    base_seat, agent_seat = Seat(base, seed), Seat(agent, seed)
-    rows = []  # (declarer?, tricks difference, score difference)
+    base_seat, agent_seat = Seat(base, seed, game, rules), Seat(agent, seed, game, rules)
+    if game == "barbu":
+        table = _barbu_rows(contract, base_seat, agent_seat, phases, deals, seed, tricks)
+        columns, groups = ("tricks", "score"), ("declarer", "others")
+    else:
+        table = _debertz_rows(rules, base_seat, agent_seat, phases, deals, seed, tricks)
+        columns, groups = ("tricks", "score", "over_others"), ("bidders", "others")
+
+    def summary(mask):
+        out = {"seats": int(mask.sum())}
+        for k, name in enumerate(columns):
+            out[name], out[f"{name}_ci95"] = mean_ci(table[mask, 1 + k])
+        return out
+
+    first = table[:, 0] == 1
+    result = {"game": game, "contract": contract, "agent": agent, "base": base,
+              "phases": list(phases), "tricks": list(tricks), "deals": deals, "seed": seed,
+              "all": summary(np.ones(len(table), bool)), groups[0]: summary(first),
+              groups[1]: summary(~first)}
+    if game == "debertz":
+        result.update(players=rules.players, teams=rules.teams)
+    return result
+
+
+def _barbu_rows(contract, base, agent, phases, deals, seed, tricks) -> np.ndarray:
+    """Per deal and seat: (declarer?, tricks difference, deal score difference)."""
+    rows = []
     for i in range(deals):
-        alone = play_deal(seed + i, contract, base_seat, None, -1, phases)
+        alone = play_deal(seed + i, contract, base, None, -1, phases)
         for s in range(4):
-            swapped = play_deal(seed + i, contract, base_seat, agent_seat, s, tuple(phases),
-                                tuple(tricks))
+            swapped = play_deal(seed + i, contract, base, agent, s, phases, tricks)
             rows.append((swapped.declarer == s,
                          swapped.tricks_won[s] - alone.tricks_won[s],
                          swapped.deal_scores[s] - alone.deal_scores[s]))
-    table = np.array(rows, dtype=np.float64)
+    return np.array(rows, dtype=np.float64)
 
-    def summary(mask):
-        tricks, score = mean_ci(table[mask, 1]), mean_ci(table[mask, 2])
-        return {"seats": int(mask.sum()), "tricks": tricks[0], "tricks_ci95": tricks[1],
-                "score": score[0], "score_ci95": score[1]}
 
-    declarer = table[:, 0] == 1
-    return {"contract": contract, "agent": agent, "base": base, "phases": list(phases),
-            "tricks": list(tricks), "deals": deals, "seed": seed, "all": summary(np.ones(len(table), bool)),
-            "declarer": summary(declarer), "others": summary(~declarer)}
+def _debertz_rows(rules, base, agent, phases, deals, seed, tricks) -> np.ndarray:
+    """Per deal and seat: (its side took the bid in the base's play?, the side's tricks,
+    recorded points, and recorded points over the other sides' mean, each a difference)."""
+    sides = rules.sides
+    side = (lambda s: s % 2) if rules.teams else (lambda s: s)
+
+    def results(g):
+        won = np.asarray(g.field("tricks_won"), dtype=np.float64)[:rules.players]
+        per_side = won[0::2] + won[1::2] if rules.teams else won
+        return per_side, np.asarray(g.field("recorded"), dtype=np.float64)[:sides]
+
+    rows = []
+    for i in range(deals):
+        alone = play_debertz_deal(seed + i, rules, base, None, -1, phases, tricks)
+        bidder = alone.field("bidder")
+        tricks0, points0 = results(alone)
+        for s in range(rules.players):
+            swapped = play_debertz_deal(seed + i, rules, base, agent, s, phases, tricks)
+            tricks1, points1 = results(swapped)
+            k = side(s)
+            d = points1 - points0
+            rows.append((bidder >= 0 and side(bidder) == k, tricks1[k] - tricks0[k], d[k],
+                         d[k] - (d.sum() - d[k]) / (sides - 1)))
+    return np.array(rows, dtype=np.float64)
 
 
 def main(argv=None) -> int:
     """The command line (see the module's docstring); 2 on bad input."""
     parser = argparse.ArgumentParser(prog="python -m experiments.seat_swap",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--contract", required=True, help=", ".join(A.CONTRACT_NAMES))
+    parser.add_argument("--game", default="barbu", help=", ".join(PHASES))
+    parser.add_argument("--contract", help="Barbu (required there): "
+                                           + ", ".join(A.CONTRACT_NAMES))
+    parser.add_argument("--players", type=int, default=2, help="Debertz: 2, 3 or 4")
+    parser.add_argument("--teams", action="store_true", help="Debertz: 2 against 2")
     parser.add_argument("--agent", required=True)
     parser.add_argument("--base", default="heuristic")
-    parser.add_argument("--phases", nargs="+", default=list(PHASES), help=", ".join(PHASES))
-    parser.add_argument("--tricks", type=int, nargs=2, default=[1, 13],
-                        metavar=("FIRST", "LAST"), help="card play only in these tricks")
+    parser.add_argument("--phases", nargs="+",
+                        help="; ".join(f"{g}: {', '.join(p)}" for g, p in PHASES.items()))
+    parser.add_argument("--tricks", type=int, nargs=2, metavar=("FIRST", "LAST"),
+                        help="card play only in these tricks")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7000)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
-        result = seat_swap(args.contract, args.agent, args.base, tuple(args.phases),
-                           args.deals, args.seed, tuple(args.tricks))
+        if args.game == "barbu" and args.contract is None:
+            raise InvalidConfigError(f"Barbu needs --contract: {', '.join(A.CONTRACT_NAMES)}")
+        result = seat_swap(args.contract, args.agent, args.base, args.phases, args.deals,
+                           args.seed, args.tricks, args.game, args.players, args.teams)
     except InvalidConfigError as e:
         parser.exit(2, f"error: {e}\n")
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    when = "" if args.tricks == [1, 13] else f" (tricks {args.tricks[0]}-{args.tricks[1]})"
-    print(f"{args.contract}: {args.agent} deciding one seat's {', '.join(args.phases)}{when} "
-          f"among {args.base}, − {args.base} in that seat ({args.deals} deals x 4 seats, "
-          f"seed {args.seed})")
-    for key in ("all", "declarer", "others"):
-        r = result[key]
-        print(f"  {key:9s} {r['seats']:5d} seats   tricks {r['tricks']:+.2f} ± "
-              f"{r['tricks_ci95']:.2f}   deal score {r['score']:+.2f} ± {r['score_ci95']:.2f}")
+    print(headline(result, args.tricks is None))
+    for key in ("all", "declarer", "bidders", "others"):
+        if key in result:
+            r = result[key]
+            line = (f"  {key:9s} {r['seats']:5d} seats   tricks {r['tricks']:+.2f} ± "
+                    f"{r['tricks_ci95']:.2f}   ")
+            if args.game == "barbu":
+                line += f"deal score {r['score']:+.2f} ± {r['score_ci95']:.2f}"
+            else:
+                line += (f"points {r['score']:+.2f} ± {r['score_ci95']:.2f}   over others "
+                         f"{r['over_others']:+.2f} ± {r['over_others_ci95']:.2f}")
+            print(line)
     return 0
+
+
+def headline(result: dict, every_trick: bool) -> str:
+    """The study's first line: what played which seat's decisions, on which deals."""
+    tricks = result["tricks"]
+    when = "" if every_trick else f" (tricks {tricks[0]}-{tricks[1]})"
+    if result["game"] == "barbu":
+        where, seats = result["contract"], 4
+    else:
+        seats = result["players"]
+        where = "debertz " + ("2 against 2" if result["teams"] else f"{seats} players")
+    return (f"{where}: {result['agent']} deciding one seat's {', '.join(result['phases'])}"
+            f"{when} among {result['base']}, − {result['base']} in that seat "
+            f"({result['deals']} deals x {seats} seats, seed {result['seed']})")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""experiments.seat_swap: one seat's decisions by another agent, paired by deal and seat."""
+"""experiments.seat_swap: one seat's decisions by another agent, paired by deal and seat,
+in Barbu and in Debertz."""
 
 import pytest
 
@@ -31,7 +32,13 @@ def test_only_the_chosen_phases_are_swapped():
     ({"contract": "no_jacks"}, "unknown contract 'no_jacks'; contracts: no_tricks"),
     ({"phases": ("bidding",)}, "phases must be among play, double, trump, start_rank"),
     ({"deals": 0}, "deals must be a positive integer"),
-    ({"tricks": (5, 14)}, "tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13")])
+    ({"tricks": (5, 14)}, "tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13"),
+    ({"game": "poker"}, "unknown game 'poker'; games: barbu, debertz"),
+    ({"game": "debertz"}, "contract is Barbu's; Debertz has none to force"),
+    ({"game": "debertz", "contract": None, "phases": ("double",)},
+     "phases must be among bid, swap, play, got double"),
+    ({"game": "debertz", "contract": None, "players": 3, "tricks": (1, 10)},
+     "tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 9")])
 def test_bad_input_is_one_clear_error(kwargs, words):
     args = {"contract": "trumps", "agent": "random", "base": "heuristic", "deals": 1, **kwargs}
     with pytest.raises(InvalidConfigError, match=words):
@@ -47,3 +54,40 @@ def test_the_command_prints_the_seat_table(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--contract", "nope", "--agent", "random"])
     assert stop.value.code == 2 and "unknown contract 'nope'" in capsys.readouterr().err
+
+
+def test_debertz_the_same_agent_in_the_seat_changes_nothing():
+    result = seat_swap(None, "heuristic", "heuristic", deals=3, seed=11, game="debertz",
+                       players=3)
+    assert result["all"]["seats"] == 9 and (result["players"], result["teams"]) == (3, False)
+    assert result["bidders"]["seats"] + result["others"]["seats"] == 9
+    for key in ("all", "bidders", "others"):
+        assert all(result[key][m] == 0 for m in ("tricks", "score", "over_others"))
+
+
+def test_debertz_phases_tricks_and_the_sides_measures():
+    # the last trick (D7: one card left each) leaves nothing to decide
+    last = seat_swap(None, "random", "heuristic", phases=("play",), deals=3, game="debertz",
+                     players=3, tricks=(9, 9))
+    assert last["all"]["score"] == 0 and last["all"]["over_others"] == 0
+    # random card play in one seat costs its side tricks and points, more against the others
+    loud = seat_swap(None, "random", "heuristic", phases=("play",), deals=8, game="debertz",
+                     players=2)
+    assert loud["all"]["tricks"] < 0 and loud["all"]["score"] < 0
+    assert loud["all"]["over_others"] < loud["all"]["score"]
+    # 2 against 2: a side is two seats; the tricks are the side's
+    teams = seat_swap(None, "random", "heuristic", phases=("play",), deals=2, game="debertz",
+                      players=4, teams=True, tricks=(1, 8))
+    assert teams["all"]["seats"] == 8 and teams["teams"]
+
+
+def test_the_command_studies_debertz(capsys):
+    assert main(["--game", "debertz", "--players", "4", "--teams", "--agent", "random",
+                 "--phases", "bid", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "debertz 2 against 2: random deciding one seat's bid among heuristic" in out
+    assert all(f"  {key}" in out for key in ("all", "bidders", "others"))
+    assert "over others" in out
+    with pytest.raises(SystemExit) as stop:
+        main(["--agent", "random"])
+    assert stop.value.code == 2 and "Barbu needs --contract" in capsys.readouterr().err
