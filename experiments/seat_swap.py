@@ -75,36 +75,85 @@ class Seat:
         return int(self.agent.act(view, game.legal_mask()[None])[0])
 
 
-def play_deal(seed: int, contract: str, base: Seat, agent: Seat | None, seat: int,
-              phases: tuple, tricks: tuple = (1, 13)) -> BarbuGame:
-    """The first deal of match ``seed`` with ``contract`` forced, ``agent`` deciding seat
-    ``seat``'s decisions in ``phases`` (card play only in tricks ``tricks``, first and
-    last; None: ``base`` everywhere)."""
-    game = BarbuGame(seed=seed)
-    rng = np.array([seed], dtype=np.uint64)  # the same generator for both plays of a deal
-    while not game.is_deal_over:
-        if game.phase() == "contract":
-            names = game.legal_action_names()
-            game.step(game.legal_actions()[names.index(contract)])
-            continue
-        mine = agent is not None and game.turn() == seat and game.phase() in phases
-        if mine and game.phase() == "play":
-            mine = tricks[0] <= sum(game.tricks_won) + 1 <= tricks[1]
-        game.step((agent if mine else base).act(game, rng))
-    return game
+class BarbuDeals:
+    """Barbu's deals of the study: the first deal of match ``seed`` with ``contract`` forced;
+    per seat its tricks and deal score (B7), the declarer's seat apart."""
+
+    game, groups, columns, last_trick = "barbu", ("declarer", "others"), ("tricks", "score"), 13
+    seats, rules = 4, None
+
+    def __init__(self, contract: str | None):
+        if contract not in A.CONTRACT_NAMES:
+            raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
+                                     f"{', '.join(A.CONTRACT_NAMES)}")
+        self.contract = contract
+
+    def start(self, seed: int) -> BarbuGame:
+        game = BarbuGame(seed=seed)
+        while game.phase() == "contract":
+            game.step(game.legal_actions()[game.legal_action_names().index(self.contract)])
+        return game
+
+    @staticmethod
+    def trick(game) -> int:
+        return sum(game.tricks_won) + 1
+
+    @staticmethod
+    def measure(alone, swapped, s) -> tuple:
+        return (swapped.declarer == s, swapped.tricks_won[s] - alone.tricks_won[s],
+                swapped.deal_scores[s] - alone.deal_scores[s])
 
 
-def play_debertz_deal(seed: int, rules: DebertzRules, base: Seat, agent: Seat | None,
-                      seat: int, phases: tuple, tricks: tuple) -> DebertzGame:
-    """The first deal of game ``seed``, ``agent`` deciding seat ``seat``'s decisions in
-    ``phases`` (card play only in tricks ``tricks``; None: ``base`` everywhere)."""
-    game = DebertzGame(rules, seed=seed)
+class DebertzDeals:
+    """Debertz's deals of the study: the first deal of game ``seed``; per seat its side's
+    tricks, recorded points (D9.2-D9.4) and those over the other sides' mean, the side that
+    took the bid in the base's play apart."""
+
+    game, groups = "debertz", ("bidders", "others")
+    columns = ("tricks", "score", "over_others")
+
+    def __init__(self, contract, players: int, teams: bool):
+        if contract is not None:
+            raise InvalidConfigError("contract is Barbu's; Debertz has none to force")
+        self.rules = DebertzRules(players=players, teams=teams)
+        self.seats, self.last_trick = self.rules.players, self.rules.tricks
+
+    def start(self, seed: int) -> DebertzGame:
+        return DebertzGame(self.rules, seed=seed)
+
+    @staticmethod
+    def trick(game) -> int:
+        return game.field("trick_no") + 1
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.rules.teams else seat
+
+    def results(self, game) -> tuple[np.ndarray, np.ndarray]:
+        """Per side: tricks taken and points recorded."""
+        won = np.asarray(game.field("tricks_won"), dtype=np.float64)[:self.rules.players]
+        tricks = won[0::2] + won[1::2] if self.rules.teams else won
+        return tricks, np.asarray(game.field("recorded"), dtype=np.float64)[:self.rules.sides]
+
+    def measure(self, alone, swapped, s) -> tuple:
+        (tricks0, points0), (tricks1, points1) = self.results(alone), self.results(swapped)
+        bidder, k = alone.field("bidder"), self.side(s)
+        d = points1 - points0
+        return (bidder >= 0 and self.side(bidder) == k, tricks1[k] - tricks0[k], d[k],
+                d[k] - (d.sum() - d[k]) / (self.rules.sides - 1))
+
+
+def play_deal(deals, seed: int, base: Seat, agent: Seat | None, seat: int, phases: tuple,
+              tricks: tuple):
+    """Deal ``seed`` of ``deals`` (``BarbuDeals``, ``DebertzDeals``) played to its end,
+    ``agent`` deciding seat ``seat``'s decisions in ``phases`` (card play only in tricks
+    ``tricks``, first and last; None: ``base`` everywhere)."""
+    game = deals.start(seed)
     rng = np.array([seed], dtype=np.uint64)  # the same generator for both plays of a deal
-    covered = ENGINE_PHASES["debertz"]
+    covered = ENGINE_PHASES[deals.game]
     while game.phase() in covered:
         mine = agent is not None and game.turn() == seat and covered[game.phase()] in phases
         if mine and game.phase() == "play":
-            mine = tricks[0] <= game.field("trick_no") + 1 <= tricks[1]
+            mine = tricks[0] <= deals.trick(game) <= tricks[1]
         game.step((agent if mine else base).act(game, rng))
     return game
 
@@ -120,88 +169,43 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
     game's; ``tricks`` None: every trick."""
     if game not in PHASES:
         raise InvalidConfigError(f"unknown game {game!r}; games: {', '.join(PHASES)}")
-    if game == "barbu":
-        if contract not in A.CONTRACT_NAMES:
-            raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
-                                     f"{', '.join(A.CONTRACT_NAMES)}")
-        rules, last = None, 13
-    else:
-        if contract is not None:
-            raise InvalidConfigError("contract is Barbu's; Debertz has none to force")
-        rules = DebertzRules(players=players, teams=teams)
-        last = rules.tricks
+    table = BarbuDeals(contract) if game == "barbu" else DebertzDeals(contract, players, teams)
     phases = tuple(PHASES[game] if phases is None else phases)
     unknown = [p for p in phases if p not in PHASES[game]]
     if unknown or not phases:
         raise InvalidConfigError(f"phases must be among {', '.join(PHASES[game])}, got "
                                  f"{', '.join(phases) or 'none'}")
+    last = table.last_trick
     tricks = tuple((1, last) if tricks is None else tricks)
     if len(tricks) != 2 or not 1 <= tricks[0] <= tricks[1] <= last:
         raise InvalidConfigError(f"tricks must be FIRST LAST with 1 <= FIRST <= LAST <= "
                                  f"{last}, got {' '.join(map(str, tricks))}")
     if type(deals) is not int or deals < 1:
         raise InvalidConfigError(f"deals must be a positive integer, got {deals!r}")
-    base_seat, agent_seat = Seat(base, seed, game, rules), Seat(agent, seed, game, rules)
-    if game == "barbu":
-        table = _barbu_rows(contract, base_seat, agent_seat, phases, deals, seed, tricks)
-        columns, groups = ("tricks", "score"), ("declarer", "others")
-    else:
-        table = _debertz_rows(rules, base_seat, agent_seat, phases, deals, seed, tricks)
-        columns, groups = ("tricks", "score", "over_others"), ("bidders", "others")
+    base_seat = Seat(base, seed, game, table.rules)
+    agent_seat = Seat(agent, seed, game, table.rules)
+    rows = []  # per deal and seat: (first group?, each column's difference)
+    for i in range(deals):
+        alone = play_deal(table, seed + i, base_seat, None, -1, phases, tricks)
+        for s in range(table.seats):
+            swapped = play_deal(table, seed + i, base_seat, agent_seat, s, phases, tricks)
+            rows.append(table.measure(alone, swapped, s))
+    rows = np.array(rows, dtype=np.float64)
 
     def summary(mask):
         out = {"seats": int(mask.sum())}
-        for k, name in enumerate(columns):
-            out[name], out[f"{name}_ci95"] = mean_ci(table[mask, 1 + k])
+        for k, name in enumerate(table.columns):
+            out[name], out[f"{name}_ci95"] = mean_ci(rows[mask, 1 + k])
         return out
 
-    first = table[:, 0] == 1
+    first = rows[:, 0] == 1
     result = {"game": game, "contract": contract, "agent": agent, "base": base,
               "phases": list(phases), "tricks": list(tricks), "deals": deals, "seed": seed,
-              "all": summary(np.ones(len(table), bool)), groups[0]: summary(first),
-              groups[1]: summary(~first)}
+              "all": summary(np.ones(len(rows), bool)), table.groups[0]: summary(first),
+              table.groups[1]: summary(~first)}
     if game == "debertz":
-        result.update(players=rules.players, teams=rules.teams)
+        result.update(players=table.rules.players, teams=table.rules.teams)
     return result
-
-
-def _barbu_rows(contract, base, agent, phases, deals, seed, tricks) -> np.ndarray:
-    """Per deal and seat: (declarer?, tricks difference, deal score difference)."""
-    rows = []
-    for i in range(deals):
-        alone = play_deal(seed + i, contract, base, None, -1, phases)
-        for s in range(4):
-            swapped = play_deal(seed + i, contract, base, agent, s, phases, tricks)
-            rows.append((swapped.declarer == s,
-                         swapped.tricks_won[s] - alone.tricks_won[s],
-                         swapped.deal_scores[s] - alone.deal_scores[s]))
-    return np.array(rows, dtype=np.float64)
-
-
-def _debertz_rows(rules, base, agent, phases, deals, seed, tricks) -> np.ndarray:
-    """Per deal and seat: (its side took the bid in the base's play?, the side's tricks,
-    recorded points, and recorded points over the other sides' mean, each a difference)."""
-    sides = rules.sides
-    side = (lambda s: s % 2) if rules.teams else (lambda s: s)
-
-    def results(g):
-        won = np.asarray(g.field("tricks_won"), dtype=np.float64)[:rules.players]
-        per_side = won[0::2] + won[1::2] if rules.teams else won
-        return per_side, np.asarray(g.field("recorded"), dtype=np.float64)[:sides]
-
-    rows = []
-    for i in range(deals):
-        alone = play_debertz_deal(seed + i, rules, base, None, -1, phases, tricks)
-        bidder = alone.field("bidder")
-        tricks0, points0 = results(alone)
-        for s in range(rules.players):
-            swapped = play_debertz_deal(seed + i, rules, base, agent, s, phases, tricks)
-            tricks1, points1 = results(swapped)
-            k = side(s)
-            d = points1 - points0
-            rows.append((bidder >= 0 and side(bidder) == k, tricks1[k] - tricks0[k], d[k],
-                         d[k] - (d.sum() - d[k]) / (sides - 1)))
-    return np.array(rows, dtype=np.float64)
 
 
 def main(argv=None) -> int:
