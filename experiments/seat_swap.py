@@ -89,6 +89,7 @@ class BarbuDeals:
         self.contract = contract
 
     def start(self, seed: int) -> BarbuGame:
+        """Match ``seed`` at its first deal, the contract chosen."""
         game = BarbuGame(seed=seed)
         while game.phase() == "contract":
             game.step(game.legal_actions()[game.legal_action_names().index(self.contract)])
@@ -96,10 +97,12 @@ class BarbuDeals:
 
     @staticmethod
     def trick(game) -> int:
+        """The number of the trick in play, from 1."""
         return sum(game.tricks_won) + 1
 
     @staticmethod
     def measure(alone, swapped, s) -> tuple:
+        """Seat ``s``: (declarer?, tricks and deal score of ``swapped`` less ``alone``'s)."""
         return (swapped.declarer == s, swapped.tricks_won[s] - alone.tricks_won[s],
                 swapped.deal_scores[s] - alone.deal_scores[s])
 
@@ -119,13 +122,16 @@ class DebertzDeals:
         self.seats, self.last_trick = self.rules.players, self.rules.tricks
 
     def start(self, seed: int) -> DebertzGame:
+        """Game ``seed`` at its first deal."""
         return DebertzGame(self.rules, seed=seed)
 
     @staticmethod
     def trick(game) -> int:
+        """The number of the trick in play, from 1."""
         return game.field("trick_no") + 1
 
     def side(self, seat: int) -> int:
+        """The side of ``seat`` (its partnership at 2 against 2)."""
         return seat % 2 if self.rules.teams else seat
 
     def results(self, game) -> tuple[np.ndarray, np.ndarray]:
@@ -135,6 +141,8 @@ class DebertzDeals:
         return tricks, np.asarray(game.field("recorded"), dtype=np.float64)[:self.rules.sides]
 
     def measure(self, alone, swapped, s) -> tuple:
+        """Seat ``s``: (its side took the bid in ``alone``?, the side's tricks, recorded
+        points and points over the other sides' mean in ``swapped`` less ``alone``'s)."""
         (tricks0, points0), (tricks1, points1) = self.results(alone), self.results(swapped)
         bidder, k = alone.field("bidder"), self.side(s)
         d = points1 - points0
