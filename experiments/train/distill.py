@@ -270,5 +270,5 @@ class Distill(DMC):
             stats["labelled"] += int((~np.isnan(labels[rows])).any(axis=1).sum())
             return actions, labels
 
-        out = self.play_and_learn(batch, first_step, buffer, steps, choose, pool)
+        out = self.play_and_learn(batch, first_step, buffer, steps, choose, rng, pool)
         return {**out, "labelled": stats["labelled"]}

@@ -6,7 +6,12 @@ over the observation and a learned embedding of the action), and each game plays
 legal action, or with probability ``epsilon`` a uniformly random legal one. When a deal
 ends, each of its decisions becomes a sample (s, a, G) with G what the deciding seat scored
 in the deal (reward_scale x recorded points); the network regresses Q(s, a) on G by mean
-squared error. Samples are used once, as they arrive, ``batch_size`` at a time.
+squared error. Samples are learnt from as they arrive, ``batch_size`` at a time; with
+``epochs`` k > 1 the iteration's samples are learnt from k - 1 more times after its
+self-play, each pass in a fresh shuffled order (the iteration's random generator, so a run
+is the same for its seed and resumes exactly). Where samples are dear (the solver's labels
+of ``distill`` cost milliseconds each, a gradient step on 4,096 of them a few tens), more
+passes learn more from the same play.
 
 Opponents: ``opponents`` of the config seats compiled agents (heuristic, random) in some
 seats inside the batch; ``pool_share`` of the games have the learner in one seat (or side)
@@ -36,10 +41,19 @@ class DMCArgs:
     batch_size: int = 4096          # samples per gradient step
     epsilon: float = 0.05           # share of decisions taken uniformly at random (exploration)
     max_grad_norm: float = 40.0     # gradient norm clip (DouZero's value)
+    epochs: int = 1                 # passes over each iteration's samples (1: as they arrive)
+
+    MAX_EPOCHS = 64
 
     def check(self) -> None:
         """Raise ``InvalidConfigError`` naming the argument unless ``learning_rate`` > 0,
-        ``batch_size`` >= 1, ``epsilon`` in [0, 1] and ``max_grad_norm`` > 0."""
+        ``batch_size`` >= 1, ``epsilon`` in [0, 1], ``max_grad_norm`` > 0 and ``epochs`` a
+        whole number in 1..``MAX_EPOCHS``."""
+        epochs = self.epochs
+        if isinstance(epochs, bool) or not isinstance(epochs, int) \
+                or not 1 <= epochs <= self.MAX_EPOCHS:
+            raise InvalidConfigError(f"epochs must be a whole number in 1..{self.MAX_EPOCHS}, "
+                                     f"got {epochs!r}")
         if not self.learning_rate > 0:
             raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
         if self.batch_size < 1:
@@ -96,16 +110,20 @@ class DMC:
         as soon as ``batch_size`` of them are waiting; what is left at the end is learnt
         from in a last, smaller step (nothing is dropped)."""
         return self.play_and_learn(batch, first_step, buffer, steps,
-                                   lambda o, m: self.choose(o, m, rng), pool)
+                                   lambda o, m: self.choose(o, m, rng), rng, pool)
 
     def play_and_learn(self, batch, first_step, buffer: EpisodeBuffer, steps: int, choose,
-                       pool=None) -> dict:
-        """The iteration with ``choose(obs, legal) -> (actions, extra)`` deciding."""
+                       rng: np.random.Generator, pool=None) -> dict:
+        """The iteration with ``choose(obs, legal) -> (actions, extra)`` deciding; ``rng``
+        shuffles the passes after the first (``epochs``)."""
         waiting: list[Samples] = []
+        kept: list[Samples] = []  # the iteration's samples, for the passes after the first
         losses: list[tuple[float, int]] = []
         count = [0]  # samples waiting
 
         def consume(samples: Samples) -> None:
+            if self.args.epochs > 1:
+                kept.append(samples)
             waiting.append(samples)
             count[0] += len(samples.ret)
             if count[0] >= self.args.batch_size:
@@ -114,18 +132,34 @@ class DMC:
 
         decisions = play_steps(batch, first_step, buffer, steps, choose, consume, pool)
         self._learn_from(waiting, losses, final=True)
-        n = sum(k for _, k in losses)
-        return {"decisions": decisions, "samples": n, "updates": len(losses),
-                "loss": sum(l * k for l, k in losses) / n if n else None}
+        return {"decisions": decisions, **self._more_passes(kept, losses, rng)}
 
-    def learn_samples(self, parts: list[Samples]) -> dict:
+    def learn_samples(self, parts: list[Samples], rng: np.random.Generator) -> dict:
         """Learn from decisions played elsewhere (Ray's actors), in the order given,
-        ``batch_size`` at a time and the rest in a last, smaller step."""
+        ``batch_size`` at a time and the rest in a last, smaller step; then the passes after
+        the first (``epochs``), shuffled by ``rng``."""
         losses: list[tuple[float, int]] = []
         self._learn_from(list(parts), losses, final=True)
+        return self._more_passes(list(parts) if self.args.epochs > 1 else [], losses, rng)
+
+    def _more_passes(self, kept: list[Samples], losses: list, rng) -> dict:
+        """After the first pass (``losses``), ``epochs`` - 1 more over ``kept``, each in a
+        fresh order; the first pass's samples and mean loss (on samples not yet learnt from,
+        the honest figure), and with more passes the last pass's mean loss."""
         n = sum(k for _, k in losses)
-        return {"samples": n, "updates": len(losses),
-                "loss": sum(l * k for l, k in losses) / n if n else None}
+        out = {"samples": n, "updates": len(losses),
+               "loss": sum(l * k for l, k in losses) / n if n else None}
+        if not kept:
+            return out
+        every = concat(kept)
+        last: list[tuple[float, int]] = []
+        for _ in range(self.args.epochs - 1):
+            last = []
+            order = rng.permutation(len(every.ret))
+            self._learn_from([Samples(*(x[order] for x in every))], last, final=True)
+            out["updates"] += len(last)
+        out["last_pass_loss"] = sum(l * k for l, k in last) / n if n else None
+        return out
 
     def _learn_from(self, waiting: list[Samples], losses: list, final: bool) -> None:
         if not waiting:

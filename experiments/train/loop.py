@@ -272,7 +272,7 @@ class Trainer:
             self.compiled = True
         t0 = time.perf_counter()
         if self.actors is not None:
-            out, opponent = self._iteration_on_actors(deal_seed)
+            out, opponent = self._iteration_on_actors(deal_seed, rng)
         else:
             self.buffer.clear()
             first = self.batch.reset(deal_seed)
@@ -301,16 +301,17 @@ class Trainer:
         self._write_reports(plot=bool(evaluated))
         return row
 
-    def _iteration_on_actors(self, deal_seed: int):
+    def _iteration_on_actors(self, deal_seed: int, rng: np.random.Generator):
         """Ray: the actors play the iteration's games, then the learner learns from them
-        and, every ``weights_every`` updates, sends its weights."""
+        (``rng``: the iteration's generator) and, every ``weights_every`` updates, sends its
+        weights."""
         path = self._pool_checkpoint()
         weights = None if path is None else \
             load_checkpoint(path, self.cfg.game, self.rules)["model"]
         parts, decisions = self.actors.play(self.iteration, deal_seed,
                                             None if path is None else path.name, weights)
         self.net.train()
-        out = {"decisions": decisions, **self.algo.learn_samples(parts)}
+        out = {"decisions": decisions, **self.algo.learn_samples(parts, rng)}
         self.actors.after_learning(self.net, self.counts["updates"] + out["updates"])
         return out, None if path is None else path.name
 

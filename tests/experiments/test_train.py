@@ -113,6 +113,41 @@ def test_dmc_fits_known_action_values():
     assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
 
 
+def test_more_epochs_learn_the_same_samples_again_in_shuffled_passes():
+    # A fixed set of 1,000 samples learnt from once, then in 4 passes: the first pass is the
+    # same (its loss too), each later pass takes ceil(1000 / 256) more steps in a fresh
+    # order, and the network fits those samples better; the same generator, the same net.
+    rng = np.random.default_rng(2)
+    w = rng.normal(size=(20, 5)).astype(np.float32)
+    obs = rng.random((1000, 20), dtype=np.float32)
+    a = rng.integers(0, 5, 1000)
+    samples = Samples(obs, np.ones((1000, 5), bool), a, (obs @ w)[np.arange(1000), a],
+                      np.zeros(1000, np.float32))
+
+    def learnt(epochs, seed=0):
+        torch.manual_seed(0)
+        net = ActionHeadNet(20, 5, (64,))
+        dmc = DMC(net, DMCArgs(learning_rate=0.003, batch_size=256, epochs=epochs),
+                  torch.device("cpu"))
+        out = dmc.learn_samples([samples], np.random.default_rng(seed))
+        with torch.no_grad():
+            q = net(torch.from_numpy(obs)).gather(1, torch.from_numpy(a)[:, None])
+        return out, float(((q.squeeze(1).numpy() - samples.ret) ** 2).mean()), net
+
+    once, fit_once, _ = learnt(1)
+    four, fit_four, net = learnt(4)
+    assert once == {"samples": 1000, "updates": 4, "loss": once["loss"]}
+    assert four["samples"] == 1000 and four["updates"] == 16
+    assert four["loss"] == once["loss"]            # the first pass: samples not yet learnt
+    assert four["last_pass_loss"] < 0.8 * four["loss"]
+    assert fit_four < 0.5 * fit_once
+    again = learnt(4)[2]
+    other = learnt(4, seed=1)[2]
+    weights = list(net.parameters())
+    assert all(torch.equal(x, y) for x, y in zip(weights, again.parameters()))
+    assert not all(torch.equal(x, y) for x, y in zip(weights, other.parameters()))
+
+
 def test_ppo_learns_the_rewarded_legal_action():
     # a bandit: action (state id mod 3) pays 1; action 4 is never legal. Sampling from the
     # policy, the share of rewarded choices rises from about 1/4 towards 1.
@@ -160,13 +195,14 @@ def test_episode_buffer_returns_each_decision_its_seats_deal_score():
     assert buf.length.tolist() == [1, 0]
 
 
-@pytest.mark.parametrize("algorithm", ["dmc", "distill", "beliefs"])
+@pytest.mark.parametrize("algorithm, args", [("dmc", {}), ("distill", {}), ("beliefs", {}),
+                                             ("distill", {"epochs": 2})], ids=str)
 def test_resume_after_an_interruption_gives_the_uninterrupted_result(tmp_path, monkeypatch,
-                                                                     algorithm):
+                                                                     algorithm, args):
     from experiments.train import loop
 
     base = dict(name="t", game="debertz", rules={"players": 2}, algorithm=algorithm, seed=3,
-                eval_opponents=["random"], args={"batch_size": 512})
+                eval_opponents=["random"], args={"batch_size": 512, **args})
     # with an opponent pool: from iteration 2 half the games meet an earlier checkpoint
     # (a belief network does not play: it watches the heuristic)
     config = tiny_config(tmp_path, base, iterations=3, eval_every=1,
@@ -248,7 +284,9 @@ def test_resume_refuses_an_edited_config_naming_the_key(tmp_path, capsys):
 
 @pytest.mark.parametrize("change, words", [
     ({"epochs": 2}, "unknown config key 'epochs'"),
-    ({"args": {"epochs": 2}}, "unknown dmc argument 'epochs'"),
+    ({"args": {"epoch": 2}}, "unknown dmc argument 'epoch'"),
+    ({"args": {"epochs": 0}}, "epochs must be a whole number in 1..64, got 0"),
+    ({"args": {"epochs": 2.5}}, "allowed: int"),
     ({"args": {"epsilon": 2.0}}, "epsilon must be in [0, 1]"),
     ({"args": {"batch_size": "many"}}, "allowed: int"),
     ({"algorithm": "a2c"}, "allowed: dmc, ppo, distill"),
