@@ -132,7 +132,7 @@ class DMC:
 
         decisions = play_steps(batch, first_step, buffer, steps, choose, consume, pool)
         self._learn_from(waiting, losses, final=True)
-        return {"decisions": decisions, **self._more_passes(kept, losses, rng)}
+        return {"decisions": decisions, **self._more_passes(losses, kept, rng)}
 
     def learn_samples(self, parts: list[Samples], rng: np.random.Generator) -> dict:
         """Learn from decisions played elsewhere (Ray's actors), in the order given,
@@ -140,25 +140,24 @@ class DMC:
         the first (``epochs``), shuffled by ``rng``."""
         losses: list[tuple[float, int]] = []
         self._learn_from(list(parts), losses, final=True)
-        return self._more_passes(list(parts) if self.args.epochs > 1 else [], losses, rng)
+        return self._more_passes(losses, parts, rng)
 
-    def _more_passes(self, kept: list[Samples], losses: list, rng) -> dict:
-        """After the first pass (``losses``), ``epochs`` - 1 more over ``kept``, each in a
-        fresh order; the first pass's samples and mean loss (on samples not yet learnt from,
-        the honest figure), and with more passes the last pass's mean loss."""
-        n = sum(k for _, k in losses)
-        out = {"samples": n, "updates": len(losses),
-               "loss": sum(l * k for l, k in losses) / n if n else None}
-        if not kept:
+    def _more_passes(self, losses: list, kept: list[Samples], rng) -> dict:
+        """The first pass's figures (``losses``: its samples, steps and mean loss, on samples
+        not yet learnt from), then ``epochs`` - 1 more passes over ``kept``, each in a fresh
+        order, ``batch_size`` at a time and the rest in a last, smaller step (with their
+        steps counted and the last pass's mean loss)."""
+        out = {"samples": sum(k for _, k in losses), "updates": len(losses),
+               "loss": mean_loss(losses)}
+        if self.args.epochs == 1 or not kept:
             return out
-        every = concat(kept)
-        last: list[tuple[float, int]] = []
+        every, size = concat(kept), self.args.batch_size
         for _ in range(self.args.epochs - 1):
-            last = []
             order = rng.permutation(len(every.ret))
-            self._learn_from([Samples(*(x[order] for x in every))], last, final=True)
+            last = [(self.learn(Samples(*(x[part] for x in every))), len(part))
+                    for part in np.split(order, range(size, len(order), size))]
             out["updates"] += len(last)
-        out["last_pass_loss"] = sum(l * k for l, k in last) / n if n else None
+        out["last_pass_loss"] = mean_loss(last)
         return out
 
     def _learn_from(self, waiting: list[Samples], losses: list, final: bool) -> None:
@@ -176,3 +175,9 @@ class DMC:
             losses.append((self.learn(rest), len(rest.ret)))
         elif len(rest.ret):
             waiting.append(rest)
+
+
+def mean_loss(losses: list[tuple[float, int]]) -> float | None:
+    """The mean loss over samples of steps given as (loss, samples); None without any."""
+    n = sum(k for _, k in losses)
+    return sum(l * k for l, k in losses) / n if n else None
