@@ -107,7 +107,7 @@ class NeuralAgent(Agent):
             self._data, self.path = None, None
             self._label = label or "neural"
         self._contract_data: list[tuple[dict, str]] = []  # checkpoint_CONTRACT's, loaded
-        if net.obs_size != games.get(game).obs_size:
+        if net.obs_size > games.get(game).obs_size:  # fewer: made before pieces were added
             raise InvalidConfigError(f"network observes {net.obs_size} values; {game} "
                                      f"observations have {games.get(game).obs_size}")
         self.net = net

@@ -11,6 +11,11 @@ and (from training) the optimizer and counters.
 Loading checks everything before any weight is used: a file that is not a checkpoint, is
 truncated or corrupt, or was made for another game, rules variant or observation spec
 raises ``CheckpointError`` naming the file and what is wrong.
+
+An observation spec grows only by pieces appended at its end, so a network made for an
+earlier spec is one for the first pieces of today's: such a checkpoint loads, and its network
+reads the start of the vector it was made for (``ActionHeadNet.forward``; the compiled
+forward reads its input width), computing what it computed when it was saved.
 """
 
 from __future__ import annotations
@@ -27,10 +32,18 @@ from cardsim.errors import CheckpointError
 FORMAT, VERSION = "cardsim-neural", 1
 
 
-def observation_spec_hash(game: str) -> str:
-    """A short hash of the game's observation pieces (names, sizes, encodings, order)."""
+def observation_spec_hash(game: str, size: int | None = None) -> str | None:
+    """A short hash of the game's observation pieces (names, sizes, encodings, order); with
+    ``size``, of the first pieces that fill exactly ``size`` entries (None where no piece ends
+    there)."""
     spec = games.get(game).observer.SPEC
-    return hashlib.sha256(spec.describe().encode()).hexdigest()[:16]
+    lines = spec.describe().split("\n")
+    if size is not None:
+        ends = [p.offset + p.size for p in spec.pieces]
+        if size not in ends:
+            return None
+        lines = lines[:ends.index(size) + 1]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
 def checkpoint_bytes(net, game: str, rules, algorithm: str, training: dict | None = None) -> bytes:
@@ -79,7 +92,10 @@ def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
         raise CheckpointError(f"checkpoint {path} is for an unknown game {data['game']!r}")
     expected = observation_spec_hash(data["game"])
     seen = data.get("observation", {})
-    if seen.get("hash") != expected or seen.get("size") != games.get(data["game"]).obs_size:
+    size = seen.get("size")
+    earlier = isinstance(size, int) and 0 < size and seen.get("hash") == observation_spec_hash(
+        data["game"], size)  # the spec of its day: the first pieces of today's
+    if not earlier:
         raise CheckpointError(
             f"checkpoint {path} was made for another observation spec (size "
             f"{seen.get('size')}, hash {seen.get('hash')}); this cardsim's {data['game']} "

@@ -2,7 +2,7 @@
 without torch, for the CPU.
 
 One observation at a time is how a single game asks for a move, and there torch's forward
-costs far more than its arithmetic (a tenth of a millisecond for a 539 x 256 x 256 x 256
+costs far more than its arithmetic (a tenth of a millisecond for a 608 x 256 x 256 x 256
 network whose product is about 0.3 million multiply-adds). The kernel does the arithmetic
 only, and less of it: an observation is mostly zeros (cards not held, tricks not played), and
 so is a ReLU layer's output, so each layer adds up only the weight rows of its nonzero

@@ -39,13 +39,15 @@ class ActionHeadNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """The action outputs ``(n, num_actions)`` of observations ``obs`` ``(n, obs_size)``: Q
-        values (DMC) or logits (PPO), illegal actions unmasked."""
-        return self.actions(self.trunk(obs))
+        values (DMC) or logits (PPO), illegal actions unmasked. A wider observation (pieces
+        appended since the network was made: agents.neural.checkpoint) is read up to
+        ``obs_size``."""
+        return self.actions(self.trunk(obs[..., :self.obs_size]))
 
     def forward_with_value(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The action outputs and the state values ``(n,)`` of ``obs`` in one pass of the trunk (a
         network with a value head: PPO)."""
-        z = self.trunk(obs)
+        z = self.trunk(obs[..., :self.obs_size])
         return self.actions(z), self.value_out(z).squeeze(-1)
 
     def trunk_layers(self) -> list:
@@ -71,11 +73,13 @@ class ActionHeadNet(nn.Module):
         return cls(spec["obs_size"], spec["num_actions"], spec["hidden"], spec["value_head"])
 
 
-def grown(net: ActionHeadNet, hidden) -> ActionHeadNet:
+def grown(net: ActionHeadNet, hidden, obs_size: int | None = None) -> ActionHeadNet:
     """A larger network computing exactly what ``net`` computes: its layers widened to
     ``hidden`` and, where ``hidden`` is longer, identity layers appended at the end of the
-    trunk. It lets a run continue a trained network with more capacity (``init`` with a
-    larger ``hidden``) instead of starting one from scratch.
+    trunk; with ``obs_size``, reading an observation that wide (pieces appended since it was
+    made: the old units read none of them, the new ones every input). It lets a run continue a
+    trained network with more capacity or more inputs (``init``) instead of starting one from
+    scratch.
 
     The old units keep their weights and read nothing from the new ones (zero weights); the
     new units get a fresh layer's random weights from every unit below, so they compute
@@ -83,8 +87,13 @@ def grown(net: ActionHeadNet, hidden) -> ActionHeadNet:
     are zero, so the outputs do not change. An appended layer copies the live units below
     through an identity (their outputs are ReLU's, never negative, so ReLU keeps them).
     Raises ``ValueError`` where ``hidden`` is not such a growth: fewer layers, a layer
-    narrower than the one it grows, or an appended layer narrower than the live units below.
+    narrower than the one it grows, an appended layer narrower than the live units below, or
+    a narrower observation.
     """
+    obs_size = net.obs_size if obs_size is None else int(obs_size)
+    if obs_size < net.obs_size:
+        raise ValueError(f"an observation of {obs_size} values does not grow the network's "
+                         f"{net.obs_size}")
     old = list(net.hidden)
     new = [int(h) for h in hidden]
     if len(new) < len(old) or any(n < o for n, o in zip(new, old)):
@@ -95,10 +104,10 @@ def grown(net: ActionHeadNet, hidden) -> ActionHeadNet:
         if new[i] < live:
             raise ValueError(f"hidden {new} does not grow {old}: an appended layer needs at "
                              f"least {live} units to carry the ones below, got {new[i]}")
-    out = ActionHeadNet(net.obs_size, net.num_actions, new, value_head=net.value_out is not None)
+    out = ActionHeadNet(obs_size, net.num_actions, new, value_head=net.value_out is not None)
     old_layers = net.trunk_layers()
     with torch.no_grad():
-        k_in = net.obs_size  # live units of the layer below (the observation: all of it)
+        k_in = net.obs_size  # live units of the layer below (the observation it was made for)
         for i, layer in enumerate(out.trunk_layers()):
             k_out = old[i] if i < len(old) else live
             layer.weight[:k_out].zero_()

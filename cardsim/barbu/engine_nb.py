@@ -458,6 +458,23 @@ def trick_winner_index(st):
 
 
 @njit(cache=True, inline="always")
+def trick_points(contract, tmask, tricks_left):
+    """B4: what the completed trick ``tmask`` costs (or earns) its winner; ``tricks_left``
+    counts it."""
+    if contract == A.NO_TRICKS:
+        return -2
+    if contract == A.NO_QUEENS:
+        return -6 * popcount(tmask & QUEENS)
+    if contract == A.NO_LAST_TWO:
+        return -20 if tricks_left == 1 else (-10 if tricks_left == 2 else 0)
+    if contract == A.NO_HEARTS:
+        return -2 * popcount(tmask & HEARTS) - (4 if (tmask & ACE_HEARTS) != 0 else 0)
+    if contract == A.NO_KING:
+        return -20 if (tmask & KING_HEARTS) != 0 else 0
+    return 5  # Trumps
+
+
+@njit(cache=True, inline="always")
 def play_trick_card(st, R, card):
     """B4: the seat to act plays ``card``; completes tricks, scores them and ends the deal."""
     seat = st[L.TURN]

@@ -12,6 +12,11 @@ Domino rows and the cards playable on them (B5), every double and redouble (B6),
 (B6.3), contracts left (B2), voids shown by play in trick contracts (not following; not ruffing
 when Trumps obliges to; leading a heart where hearts may only be led from a hand of hearts,
 B4), hand sizes, tricks and scores.
+
+The last pieces add nothing the others do not determine; they spell out for a network who
+takes the current trick so far, what its cards would score the taker in the contract, and
+which of the seat's cards would take it. They come last so that a network trained before
+they existed reads the same values at the start of the vector (``agents.neural.checkpoint``).
 """
 
 import numpy as np
@@ -19,6 +24,7 @@ from numba import njit
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
+from cardsim.barbu.engine_nb import trick_points
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
@@ -55,10 +61,18 @@ PIECES = (
     ("contract_scores", 4, "per relative seat: contract score so far / 100 (B4, B5)"),
     ("deal_scores", 4, "per relative seat: deal score once the deal has ended / 100 (B7)"),
     ("scores", 4, "per relative seat: match total / 100"),
+    # Appended pieces: what the pieces above already determine, worked out for the network
+    # (a network made before they were added reads only the vector's start; checkpoints)
+    ("trick_top", 4, "relative seat whose card takes the current trick so far (B4)"),
+    ("trick_points", 1, "what the current trick's cards so far would score its taker in "
+                        "the contract (B4) / 20"),
+    ("takes_trick", 52, "cards of the hand that would take the current trick so far if "
+                        "played now (B4; none before its lead)"),
 )
 _UNBOUNDED = (-INF, INF)
 SPEC = ObservationSpec(PIECES, bounds={
-    "contract_scores": _UNBOUNDED, "deal_scores": _UNBOUNDED, "scores": _UNBOUNDED})
+    "contract_scores": _UNBOUNDED, "deal_scores": _UNBOUNDED, "scores": _UNBOUNDED,
+    "trick_points": (-2.0, 1.0)})
 _C = SPEC.constants()
 OBS_SIZE = _C["OBS_SIZE"]
 OFF_HAND = _C["OFF_HAND"]
@@ -88,6 +102,9 @@ OFF_TRICKS_WON = _C["OFF_TRICKS_WON"]
 OFF_CONTRACT_SCORES = _C["OFF_CONTRACT_SCORES"]
 OFF_DEAL_SCORES = _C["OFF_DEAL_SCORES"]
 OFF_SCORES = _C["OFF_SCORES"]
+OFF_TRICK_TOP = _C["OFF_TRICK_TOP"]
+OFF_TRICK_POINTS = _C["OFF_TRICK_POINTS"]
+OFF_TAKES_TRICK = _C["OFF_TAKES_TRICK"]
 
 SUIT_BITS = (1 << 13) - 1
 
@@ -132,6 +149,29 @@ def voids_shown(st, R, seat, out):
 
 
 @njit(cache=True, **NO_REFCOUNT)
+def trick_so_far(st, seat, out):
+    """The appended trick pieces of a started trick: who takes it so far, what its cards
+    would score the taker, and which cards of ``seat``'s hand would take it (B4)."""
+    n = st[L.TRICK_LEN]  # as engine_nb.trick_winner_index, over the cards played so far
+    trump = st[L.TRUMP]  # -1 outside Trumps
+    best = st[L.TRICK]
+    best_k = 0
+    tmask = 1 << best
+    for k in range(1, n):
+        c = st[L.TRICK + k]
+        tmask |= 1 << c
+        if (c // 13 == best // 13 and c > best) or (c // 13 != best // 13 and c // 13 == trump):
+            best, best_k = c, k
+    out[OFF_TRICK_TOP + (st[L.LEADER] + best_k - seat + 4) % 4] = 1.0
+    out[OFF_TRICK_POINTS] = trick_points(st[L.CONTRACT], tmask, 13 - st[L.TRICK_NO]) / 20.0
+    suit = best // 13
+    beating = (SUIT_BITS << (13 * suit)) & ~((2 << best) - 1)  # higher cards of its suit
+    if trump >= 0 and suit != trump:
+        beating |= SUIT_BITS << (13 * trump)
+    set_bits(out, OFF_TAKES_TRICK, st[L.HANDS + seat] & beating)
+
+
+@njit(cache=True, **NO_REFCOUNT)
 def observe(st, R, seat, out):
     """Write what ``seat`` may know of match row ``st`` into ``out`` (OBS_SIZE float32)."""
     for k in range(OBS_SIZE):
@@ -146,6 +186,8 @@ def observe(st, R, seat, out):
         out[OFF_TRICK_LEADER + (leader - seat + 4) % 4] = 1.0
         for k in range(st[L.TRICK_LEN]):
             out[OFF_TRICK + (leader + k - seat + 4) % 4 * 52 + st[L.TRICK + k]] = 1.0
+        if st[L.TRICK_LEN] > 0:
+            trick_so_far(st, seat, out)
     out[OFF_TRICK_NO] = st[L.TRICK_NO] / 13.0
     out[OFF_DECLARER + (st[L.DECLARER] - seat + 4) % 4] = 1.0
     if st[L.TURN] >= 0:

@@ -38,7 +38,8 @@ from numba import njit
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu.engine_nb import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS
+from cardsim.barbu.engine_nb import (ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS, SUIT_BITS,
+                                     trick_points)
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
@@ -221,23 +222,6 @@ def penalty_of(contract, card):
     if contract == A.NO_KING:
         return 20 if bit == KING_HEARTS else 0
     return 0
-
-
-@njit(cache=True, inline="always")
-def trick_points(contract, tmask, tricks_left):
-    """B4: what the completed trick ``tmask`` costs (or earns) its winner; ``tricks_left``
-    counts it."""
-    if contract == A.NO_TRICKS:
-        return -2
-    if contract == A.NO_QUEENS:
-        return -6 * popcount(tmask & QUEENS)
-    if contract == A.NO_LAST_TWO:
-        return -20 if tricks_left == 1 else (-10 if tricks_left == 2 else 0)
-    if contract == A.NO_HEARTS:
-        return -2 * popcount(tmask & HEARTS) - (4 if (tmask & ACE_HEARTS) != 0 else 0)
-    if contract == A.NO_KING:
-        return -20 if (tmask & KING_HEARTS) != 0 else 0
-    return 5  # Trumps
 
 
 @njit(cache=True, inline="always")

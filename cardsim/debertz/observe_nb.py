@@ -17,6 +17,13 @@ kind, once its owner declared it — when playing its first card under ``declare
 "first_trick"``, before the first lead under ``"before_play"``; the winning meld's cards once
 shown: after the first trick, or at once, or when a debertz ends the game), the bella once
 announced (D7), tricks and card points taken, scores, byte counts and the pot.
+
+The last pieces add nothing the others do not determine; they spell out for a network what
+a trick-taking player reads at a glance and a small network learns slowly: who takes the
+trick so far and how many points are in it, which of the seat's cards would take it, and
+what each card of the hand is worth under the trump. They come last so that a network
+trained before they existed reads the same values at the start of the vector
+(``agents.neural.checkpoint``).
 """
 
 import numpy as np
@@ -25,7 +32,9 @@ from numba import njit
 from cardsim.bits_nb import lowest_bit
 from cardsim.debertz import actions as A
 from cardsim.debertz import layout as L
+from cardsim.debertz.engine_nb import card_key, card_strength
 from cardsim.debertz.melds_nb import run_kind
+from cardsim.debertz.tables import CARD_POINTS
 from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
 
@@ -68,11 +77,19 @@ PIECES = (
                             "ended / 162 (D9)"),
     ("target", 1, "target / 1000 (D11)"),
     ("end_points", 1, "1 with end_mode 'points' (D11)"),
+    # Appended pieces: what the pieces above already determine, worked out for the network
+    # (a network made before they were added reads only the vector's start; checkpoints)
+    ("trick_top", MAX_SEATS, "relative seat whose card takes the current trick so far (D8)"),
+    ("trick_points", 1, "card points (D2) of the current trick's cards / 50"),
+    ("takes_trick", 32, "cards of the hand that would take the current trick so far if "
+                        "played now (D8; none before its lead)"),
+    ("hand_points", 32, "per card of the hand: its card points (D2) under the trump / 20"),
 )
 _UNBOUNDED = (-INF, INF)
 SPEC = ObservationSpec(PIECES, bounds={
     "melds_declared": (0.0, 4.0), "scores": _UNBOUNDED, "byte_counts": (0.0, INF),
-    "pot": (0.0, INF), "recorded": _UNBOUNDED, "target": (0.0, INF)})
+    "pot": (0.0, INF), "recorded": _UNBOUNDED, "target": (0.0, INF),
+    "trick_points": (0.0, 2.0)})
 _C = SPEC.constants()
 OBS_SIZE = _C["OBS_SIZE"]
 OFF_HAND = _C["OFF_HAND"]
@@ -104,6 +121,10 @@ OFF_POT = _C["OFF_POT"]
 OFF_RECORDED = _C["OFF_RECORDED"]
 OFF_TARGET = _C["OFF_TARGET"]
 OFF_END_POINTS = _C["OFF_END_POINTS"]
+OFF_TRICK_TOP = _C["OFF_TRICK_TOP"]
+OFF_TRICK_POINTS = _C["OFF_TRICK_POINTS"]
+OFF_TAKES_TRICK = _C["OFF_TAKES_TRICK"]
+OFF_HAND_POINTS = _C["OFF_HAND_POINTS"]
 
 
 def observation_pieces(vector: np.ndarray) -> dict:
@@ -259,6 +280,24 @@ def observe(st, R, seat, out):
     out[OFF_POT] = st[L.POT] / target
     out[OFF_TARGET] = target / 1000.0
     out[OFF_END_POINTS] = R[L.R_END_POINTS]
+    if trump >= 0:
+        hand = st[L.HANDS + seat]
+        m = hand
+        while m != 0:
+            c = lowest_bit(m)
+            m &= m - 1
+            out[OFF_HAND_POINTS + c] = CARD_POINTS[card_key(c, trump)] / 20.0
+        if phase == L.PH_PLAY and st[L.TRICK_LEN] > 0:
+            out[OFF_TRICK_TOP + (st[L.TRICK_TOP] - seat + n) % n] = 1.0
+            out[OFF_TRICK_POINTS] = st[L.TRICK_POINTS] / 50.0
+            led = st[L.TRICK] >> 3
+            best = st[L.TRICK_BEST]
+            m = hand & ((0xFF << (led * 8)) | (0xFF << (trump * 8)))  # only these can take it
+            while m != 0:
+                c = lowest_bit(m)
+                m &= m - 1
+                if card_strength(c, trump) > best:
+                    out[OFF_TAKES_TRICK + c] = 1.0
 
 
 @njit(cache=True)

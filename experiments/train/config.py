@@ -243,10 +243,12 @@ def init_network(cfg: TrainConfig):
     """The network of checkpoint ``init`` (a path or a shipped name), checked against the
     run's game, rules and network (the value head of the algorithm); a ``hidden`` larger than
     the checkpoint's grows it (``agents.neural.network.grown``: the same outputs, room to
-    learn more), any other difference is refused."""
+    learn more), as do observation pieces appended since it was made; any other difference
+    is refused."""
     from agents.neural.checkpoint import load_checkpoint
     from agents.neural.network import grown
     from agents.neural.shipped import checkpoint_path
+    from cardsim import games
     from cardsim.errors import CheckpointError
 
     net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, cfg.make_rules())["net"]
@@ -255,9 +257,10 @@ def init_network(cfg: TrainConfig):
         raise CheckpointError(
             f"checkpoint {cfg.init} holds a network {net.spec()}, but this run trains one "
             f"with hidden {list(cfg.hidden)} and value_head {value_head}")
-    if list(net.hidden) != list(cfg.hidden):
-        try:  # a larger hidden grows the network, computing what it computed
-            net = grown(net, cfg.hidden)
+    obs_size = games.get(cfg.game).obs_size
+    if list(net.hidden) != list(cfg.hidden) or net.obs_size != obs_size:
+        try:  # a larger hidden, or pieces appended to the observation since the checkpoint
+            net = grown(net, cfg.hidden, obs_size)  # was made: what it computed, and room
         except ValueError as e:
             raise CheckpointError(f"checkpoint {cfg.init} holds a network {net.spec()}: {e}")
     return net

@@ -278,7 +278,7 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
     elif samples:
         raise ValueError("network play-outs label on the actual deal: samples must be 0")
-    elif (network[2][0], network[2][-1]) != (tag.observer.OBS_SIZE, num_actions):
+    elif network[2][0] > tag.observer.OBS_SIZE or network[2][-1] != num_actions:
         raise ValueError(f"the network maps {network[2][0]} observation values to "
                          f"{network[2][-1]} actions; this game has "
                          f"{tag.observer.OBS_SIZE} and {num_actions}")

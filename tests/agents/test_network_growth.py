@@ -64,3 +64,28 @@ def test_the_grown_network_plays_as_it_did_and_its_new_units_learn():
 def test_what_is_not_a_growth_is_refused(new, words):
     with pytest.raises(ValueError, match=words):
         grown(trained_like((16, 8)), new)
+
+
+@pytest.mark.parametrize("old, new", [((16, 8), (16, 8)), ((16, 8), (24, 8, 12)), ((), ())])
+@pytest.mark.parametrize("value_head", [False, True])
+def test_a_network_grown_to_a_wider_observation_reads_its_start(old, new, value_head):
+    """Pieces appended to the observation (agents/neural/checkpoint.py): the grown network
+    computes from the old entries what it computed, and its new inputs can learn."""
+    net = trained_like(old, value_head)
+    big = grown(net, new, obs_size=45)
+    assert big.obs_size == 45
+    rng = np.random.default_rng(2)
+    obs = (rng.random((300, 45)) * (rng.random((300, 45)) < 0.3)).astype(np.float32)
+    legal = rng.random((300, 12)) < 0.5
+    legal[:, 0] = True
+    with torch.no_grad():
+        q, q2 = net(torch.from_numpy(obs)), big(torch.from_numpy(obs))  # net reads obs[:, :30]
+    assert torch.allclose(q, q2, atol=1e-5) and q.abs().max() > 0.1
+    assert (greedy_actions(obs, legal, *pack_weights(net.layer_arrays())) ==
+            greedy_actions(obs, legal, *pack_weights(big.layer_arrays()))).all()
+    loss = ((big(torch.from_numpy(obs)) - torch.randn(300, 12)) ** 2).mean()
+    loss.backward()
+    first = big.trunk_layers()[0] if new else big.actions
+    assert first.weight.grad[:, 30:].abs().sum() > 0  # the new inputs' weights learn
+    with pytest.raises(ValueError, match="does not grow"):
+        grown(net, new, obs_size=20)

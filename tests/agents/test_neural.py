@@ -115,9 +115,49 @@ def test_checkpoint_for_another_game_rules_or_observation_spec(tmp_path, monkeyp
         agent.check_rules(DebertzRules(players=3))
     import agents.neural.checkpoint as ck
 
-    monkeypatch.setattr(ck, "observation_spec_hash", lambda game: "0" * 16)
+    monkeypatch.setattr(ck, "observation_spec_hash", lambda game, size=None: "0" * 16)
     with pytest.raises(CheckpointError, match="another observation spec"):
         load_checkpoint(path)
+
+
+def test_a_checkpoint_of_an_earlier_observation_spec_reads_its_start(tmp_path):
+    """Pieces are only ever appended to an observation: a checkpoint made when the vector
+    ended earlier (at a piece's end) loads, and its network plays from the vector's start;
+    one whose size or pieces are not a start of today's is refused."""
+    import io
+
+    from agents.neural.checkpoint import observation_spec_hash
+
+    kit = games.get("debertz")
+    start = kit.observer.SPEC.by_name["end_points"]
+    size = start.offset + start.size  # the vector before its trick pieces were appended
+    assert size < kit.obs_size
+    path = tmp_path / "a.pt"
+    write_checkpoint(path)
+
+    def saved_for(obs_size, spec_hash):
+        torch.manual_seed(3)
+        net = ActionHeadNet(obs_size, kit.num_actions, (16,))
+        data = torch.load(io.BytesIO(path.read_bytes()), weights_only=True)
+        data["network"], data["model"] = net.spec(), net.state_dict()
+        data["observation"] = {"size": obs_size, "hash": spec_hash}
+        torch.save(data, path)
+        return net
+
+    net = saved_for(size, observation_spec_hash("debertz", size))
+    agent = make_agent(f"neural:checkpoint={path}", "debertz")
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, kit.obs_size), dtype=np.float32)
+    legal = rng.random((64, kit.num_actions)) < 0.3
+    legal[:, 0] = True
+    q = net(torch.from_numpy(obs[:, :size])).detach().numpy()
+    q[~legal] = -np.inf
+    assert (agent.act(obs, legal) == q.argmax(1)).all()
+    for bad_size, bad_hash in ((size - 1, observation_spec_hash("debertz", size)),
+                               (size, observation_spec_hash("barbu"))):
+        saved_for(bad_size, bad_hash)
+        with pytest.raises(CheckpointError, match="another observation spec"):
+            load_checkpoint(path)
 
 
 def test_missing_option_or_file(tmp_path):

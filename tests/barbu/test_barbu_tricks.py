@@ -2,7 +2,7 @@
 
 import pytest
 
-from barbu_deals import SUIT_PER_SEAT, deal_of, new_game, no_doubles, play, play_lowest
+from barbu_deals import SUIT_PER_SEAT, cards, deal_of, new_game, no_doubles, play, play_lowest
 
 
 def start(hands, contract, declarer=0, rules=None, trump=None):
@@ -172,3 +172,27 @@ def test_trumps_scores_five_per_trick():
     play_lowest(g)
     assert sum(g.contract_scores) == 65 and len(g.trick_winners) == 13
     assert g.contract_scores == [5 * g.trick_winners.count(s) for s in range(4)]
+
+
+@pytest.mark.parametrize("contract, trump, points, takes", [
+    ("no_hearts", None, -2, {"AD"}),                    # the heart costs its taker 2
+    ("trumps", "C", 5, {"AD", "QC"} | set(cards("C2-CJ")))])  # a trick earns 5; ruffs take it
+def test_the_observation_spells_out_the_trick_so_far(contract, trump, points, takes):
+    """The appended trick pieces (B4): who takes the trick so far, what its cards would score
+    the taker in the contract, which cards of the observer's hand would take it."""
+    import numpy as np
+
+    from cardsim.barbu import observe_nb as BO
+    from cardsim.cards import BARBU_DECK
+
+    g = start(deal_of("S3-SA 2D", "S2 H2-HK", "AD QC C2-CJ AH", "QD AC KC D3-DJ KD"),
+              contract, trump=trump)
+    out = np.zeros(BO.OBS_SIZE, np.float32)
+    BO.observe(g.st, g.R, 0, out)
+    assert not BO.observation_pieces(out)["trick_top"].any()  # before the lead
+    play(g, "2D", "KH")  # seat 1 has no diamond
+    BO.observe(g.st, g.R, 2, out)
+    p = BO.observation_pieces(out)
+    assert p["trick_top"].tolist() == [0, 0, 1, 0]  # seat 0, two places after the observer
+    assert p["trick_points"][0] == pytest.approx(points / 20)
+    assert {BARBU_DECK.format(int(c)) for c in np.flatnonzero(p["takes_trick"])} == takes

@@ -210,3 +210,35 @@ def test_debertz_melds_are_declared_as_the_convention_says():
         assert runs[0] == 1 and winner[1] == 1
         assert sorted(np.flatnonzero(shown)) == sorted(
             DEBERTZ_DECK.parse(c) for c in ("AS", "KS", "QS"))
+
+
+def test_debertz_trick_pieces_spell_out_the_trick():
+    """The appended pieces: who takes the trick so far and its points (D8, D2), which of the
+    seat's cards would take it, and each card's points under the trump."""
+    rules = DebertzRules(players=2, first_dealer=0, seven_swap=False)
+    def seen(g, seat):
+        out = np.zeros(DO.OBS_SIZE, np.float32)
+        DO.observe(g.state[0], g.R, seat, out)
+        p = DO.observation_pieces(out)
+        return p, {DEBERTZ_DECK.format(int(i)) for i in np.flatnonzero(p["takes_trick"])}
+
+    for lead, takes in (("TC", {"7H", "8H", "KH", "AH"}),  # any trump ruffs a plain ten
+                        ("9H", set()),                     # nothing of seat 0 beats the 9 of trump
+                        ("7D", {"8D", "7H", "8H", "KH", "AH"})):  # higher, or any trump
+        g = DebertzGame.from_deal(rules, hands=["AS KS QS 7H 8D 9C", "7S 9H JD TC 8C JS"],
+                                  turnup="JH", stock=["AD", "KD", "7D", "AH", "KH", "8H"])
+        p, _ = seen(g, 1)
+        assert not p["hand_points"].any()  # bidding: no trump yet
+        g.step("play")  # hearts; seat 0 holds QS KS AS 7H 8H KH AH 8D 9C
+        p, taking = seen(g, 1)
+        assert not p["trick_top"].any() and p["trick_points"][0] == 0 and not taking
+        assert p["hand_points"][DEBERTZ_DECK.parse("9H")] == pytest.approx(14 / 20)  # D2
+        assert p["hand_points"][DEBERTZ_DECK.parse("JS")] == pytest.approx(2 / 20)
+        g.step(lead)
+        p, taking = seen(g, 0)
+        assert p["trick_top"].tolist() == [0, 1, 0, 0]  # the seat after the observer
+        points = {"TC": 10, "9H": 14, "7D": 0}[lead]
+        assert p["trick_points"][0] == pytest.approx(points / 50)
+        assert taking == takes
+        assert p["hand_points"][DEBERTZ_DECK.parse("AH")] == pytest.approx(11 / 20)
+        assert p["hand_points"][DEBERTZ_DECK.parse("8H")] == 0

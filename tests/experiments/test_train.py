@@ -10,7 +10,9 @@ import torch
 import yaml
 
 from agents.neural import ActionHeadNet, NeuralAgent, load_checkpoint
+from agents.neural.shipped import checkpoint_path
 from agents.registry import make_agent
+from cardsim import games
 from cardsim.errors import InvalidConfigError
 from experiments.cli import main
 from experiments.train.config import load_config
@@ -520,6 +522,25 @@ def test_init_with_a_larger_hidden_grows_the_checkpoints_network(tmp_path):
     bad = tiny_config(tmp_path, base, init=str(saved), hidden=[32, 16])
     with pytest.raises(InvalidConfigError, match="config key 'init'.*at least 32 units"):
         load_config(bad)
+
+
+def test_init_from_a_network_made_before_pieces_were_appended(tmp_path):
+    """A shipped network made for the observation before its trick pieces: the run's network
+    reads the whole vector and computes, before training, what the checkpoint did."""
+    from experiments.train.loop import Trainer
+
+    start = load_checkpoint(checkpoint_path("debertz-2p-distill-anneal"))["net"]
+    kit = games.get("debertz")
+    assert start.obs_size < kit.obs_size
+    base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="distill",
+                eval_opponents=["random"])
+    config = tiny_config(tmp_path, base, init="debertz-2p-distill-anneal",
+                         hidden=list(start.hidden))
+    trainer = Trainer(tmp_path, load_config(config), torch.device("cpu"))
+    assert trainer.net.obs_size == kit.obs_size
+    obs = torch.rand(100, kit.obs_size) * (torch.rand(100, kit.obs_size) < 0.1)
+    with torch.no_grad():
+        assert torch.allclose(trainer.net(obs), start(obs), atol=1e-4)
 
 
 def test_resume_check_leaves_where_a_run_trains_free():
