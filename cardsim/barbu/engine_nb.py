@@ -439,15 +439,15 @@ def log_play(st, seat, action):
 
 
 @njit(cache=True, inline="always")
-def trick_winner_index(st):
-    """Position in the trick of the winning card: the highest trump (Trumps), else the
-    highest card of the led suit (B4). Written with selects: the cards come at random, so
-    branches on them would be mispredicted."""
+def trick_winner_index(st, n=4):
+    """Position among the trick's first ``n`` cards of the one winning so far: the highest
+    trump (Trumps), else the highest card of the led suit (B4). Written with selects: the
+    cards come at random, so branches on them would be mispredicted."""
     trump = st[L.TRUMP]  # -1 outside Trumps
     best = st[L.TRICK]
     best_suit = best // 13
     best_k = 0
-    for k in range(1, 4):
+    for k in range(1, n):
         c = st[ix(L.TRICK + k)]
         suit = c // 13
         better = ((suit == best_suit) & (c > best)) | ((suit != best_suit) & (suit == trump))

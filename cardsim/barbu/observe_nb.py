@@ -24,7 +24,7 @@ from numba import njit
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu.engine_nb import trick_points
+from cardsim.barbu.engine_nb import trick_points, trick_winner_index
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
@@ -152,16 +152,13 @@ def voids_shown(st, R, seat, out):
 def trick_so_far(st, seat, out):
     """The appended trick pieces of a started trick: who takes it so far, what its cards
     would score the taker, and which cards of ``seat``'s hand would take it (B4)."""
-    n = st[L.TRICK_LEN]  # as engine_nb.trick_winner_index, over the cards played so far
+    n = st[L.TRICK_LEN]
     trump = st[L.TRUMP]  # -1 outside Trumps
-    best = st[L.TRICK]
-    best_k = 0
-    tmask = 1 << best
-    for k in range(1, n):
-        c = st[L.TRICK + k]
-        tmask |= 1 << c
-        if (c // 13 == best // 13 and c > best) or (c // 13 != best // 13 and c // 13 == trump):
-            best, best_k = c, k
+    best_k = trick_winner_index(st, n)
+    best = st[L.TRICK + best_k]
+    tmask = 0
+    for k in range(n):
+        tmask |= 1 << st[L.TRICK + k]
     out[OFF_TRICK_TOP + (st[L.LEADER] + best_k - seat + 4) % 4] = 1.0
     out[OFF_TRICK_POINTS] = trick_points(st[L.CONTRACT], tmask, 13 - st[L.TRICK_NO]) / 20.0
     suit = best // 13

@@ -174,10 +174,11 @@ def test_trumps_scores_five_per_trick():
     assert g.contract_scores == [5 * g.trick_winners.count(s) for s in range(4)]
 
 
-@pytest.mark.parametrize("contract, trump, points, takes", [
-    ("no_hearts", None, -2, {"AD"}),                    # the heart costs its taker 2
-    ("trumps", "C", 5, {"AD", "QC"} | set(cards("C2-CJ")))])  # a trick earns 5; ruffs take it
-def test_the_observation_spells_out_the_trick_so_far(contract, trump, points, takes):
+@pytest.mark.parametrize("contract, trump, points, takes, takes_ace", [
+    ("no_hearts", None, -2, {"AD"}, set()),  # the heart costs its taker 2
+    ("trumps", "C", 5, {"AD", "QC"} | set(cards("C2-CJ")), {"AC", "KC"})])  # ruffs take it
+def test_the_observation_spells_out_the_trick_so_far(contract, trump, points, takes,
+                                                     takes_ace):
     """The appended trick pieces (B4): who takes the trick so far, what its cards would score
     the taker in the contract, which cards of the observer's hand would take it."""
     import numpy as np
@@ -196,3 +197,8 @@ def test_the_observation_spells_out_the_trick_so_far(contract, trump, points, ta
     assert p["trick_top"].tolist() == [0, 0, 1, 0]  # seat 0, two places after the observer
     assert p["trick_points"][0] == pytest.approx(points / 20)
     assert {BARBU_DECK.format(int(c)) for c in np.flatnonzero(p["takes_trick"])} == takes
+    play(g, "AD")  # seat 2 overtakes
+    BO.observe(g.st, g.R, 3, out)
+    p = BO.observation_pieces(out)
+    assert p["trick_top"].tolist() == [0, 0, 0, 1]  # seat 2, just before the observer
+    assert {BARBU_DECK.format(int(c)) for c in np.flatnonzero(p["takes_trick"])} == takes_ace
