@@ -19,7 +19,10 @@ play measures its gains against that card instead of the game's own reference: i
 the card the search keeps unless another beats it by ``margin`` standard errors (the
 heuristic's in plain ``pimc``), in Debertz the card taken among equal best values (the
 lowest id in plain ``pimc``). The search decides where its drawn deals tell cards apart;
-where they do not, the network, which learnt from whole games, does.
+where they do not, the network, which learnt from whole games, does. ``endgame=K`` (with
+``net``) searches only card play in the last K tricks and leaves every other decision to
+the network: the solves there are small (a few cards a hand), so the agent costs little
+more than the network, and it plays those tricks as the search does.
 
 It is a Python agent: the table hands it its games' observations with their engine rows,
 it runs the network once for the batch, then the compiled search for every row, drawing
@@ -40,6 +43,10 @@ OPTIONS: dict[str, Option] = {
     "beta": Option(1.0, 0.0, 16.0, "weight of the beliefs: a deal counts as the product of "
                                    "its cards' belief chances to this power (0: plain pimc)"),
     "draws": Option(4, 1, 64, "candidate deals drawn for each deal kept (resampled by weight)"),
+    "endgame": Option(0, 0, 13, "with net=: the search decides card play only in the last "
+                                "this many tricks (the current one counted), the network "
+                                "every other decision (0: the search decides every "
+                                "decision it would)"),
     "ratio": Option(0, 0, 1, "1: weigh each card by its belief over how often the draws "
                              "themselves put it there (what the beliefs add to the hard "
                              "constraints the draws already follow); 0: by its belief",
@@ -90,6 +97,10 @@ class BeliefPIMC(Agent):
         self.beta = float(mine.get("beta", OPTIONS["beta"].default))
         self.draws = int(mine.get("draws", OPTIONS["draws"].default))
         self.ratio = bool(mine.get("ratio", OPTIONS["ratio"].default))
+        self.endgame = int(mine.pop("endgame", OPTIONS["endgame"].default))
+        if self.endgame and not net:
+            raise InvalidConfigError("pimc option endgame= leaves every decision before the "
+                                     "last tricks to a playing network: give net=NAME too")
         # the game's plain pimc with the other options (its class by name: the registry,
         # which makes this agent, is not imported back)
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
@@ -104,12 +115,24 @@ class BeliefPIMC(Agent):
         if net:
             from agents.neural.agent import NeuralAgent
             self.net = NeuralAgent(game, {"checkpoint": net})
+        self._table = None     # endgame=: its solves' transposition table, kept
+        self._one_call = None  # ... and its compiled call with the network's weights
+        if self.endgame:
+            from agents.belief_pimc_nb import endgame_table, network_endgame_actions
+            from cardsim.jit import Rebound
+
+            self._table = endgame_table(self.endgame)
+            packed = self.net.packed_single()
+            if packed is not None and self.beliefs is None:
+                self._one_call = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 11))
+                self._one_call_args = (*packed, self.search.params, self.endgame)
         if self.ratio and self.beliefs.prior == "sampler":
             raise InvalidConfigError(f"pimc option ratio=1 divides beliefs by the sampler's "
                                      f"chances; {path} already gives beliefs over them "
                                      f"(trained with prior: sampler): leave ratio at 0")
         self.path = path
-        extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
+        extra = ",".join(f"{k}={v:g}" for k, v in sorted(
+            {**mine, **({"endgame": self.endgame} if self.endgame else {})}.items()))
         base = self.search.label
         guides = ",".join(f"{k}={v}" for k, v in (("beliefs", path), ("net", net)) if v)
         self._label = f"{base}{',' if ':' in base else ':'}{guides}" + (
@@ -129,19 +152,31 @@ class BeliefPIMC(Agent):
         """Actions for the table's batch: the beliefs of every observation in one forward,
         then the compiled search of each game's engine row (``legal_masks`` is not needed:
         the search only ever returns a legal action)."""
-        from agents.belief_pimc_nb import PLACES, belief_actions
-
         engine = getattr(observations, "engine", None)
         if engine is None:
             raise InvalidConfigError(f"agent {self.label!r} searches the engine rows the "
                                      f"table gives with its observations; seat it at the "
                                      f"table (tournament, simulate, the environments)")
+        if self._one_call is not None:  # endgame= with the compiled network: one call
+            return self._one_call(engine.game, engine.states, engine.R, engine.rows,
+                                  np.ascontiguousarray(observations, dtype=np.float32),
+                                  np.ascontiguousarray(legal_masks, dtype=np.bool_),
+                                  *self._one_call_args, engine.rng, self._table)
+        from agents.belief_pimc_nb import PLACES, belief_actions, endgame_actions
+
         obs = np.asarray(observations, dtype=np.float32)
+        rows = np.asarray(engine.rows, dtype=np.int64)
         if self.beliefs is not None:
             logp = self.beliefs.log_places(obs)
         else:
             logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
         refs = None if self.net is None else self.net.act(obs, legal_masks)
-        return belief_actions(engine.game, engine.states, engine.R, engine.rows,
+        if self.endgame:  # the network's actions, card play in the last tricks searched
+            return endgame_actions(engine.game, engine.states, engine.R, rows,
+                                   np.ascontiguousarray(refs, dtype=np.int64),
+                                   self.search.params, np.ascontiguousarray(logp),
+                                   self.draws, self.beta, self.ratio, self.endgame,
+                                   engine.rng, self._table)
+        return belief_actions(engine.game, engine.states, engine.R, rows,
                               self.search.params, logp, self.draws, self.beta, engine.rng,
                               ratio=self.ratio, refs=refs)

@@ -38,9 +38,11 @@ from agents.pimc_nb import (
     solver_position,
     solver_table,
     solves,
+    tricks_left,
     special_action,
     weighed_special,
 )
+from agents.neural.forward_nb import best_legal, forward_row, scratch
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
 from cardsim.game_nb import legal, num_seats, state_width, turn
@@ -49,6 +51,7 @@ from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.rng_nb import below
 from cardsim.sample_nb import draw_deal, sample_prepare, scratch_size, write_drawn
 from cardsim.solve_nb import solve_root
+from cardsim.transposition_nb import TT_WIDTH, new_table
 
 PLACES = 4          # belief places: 0 the dead stock, k = 1..3 the seat k after the one to act
 UNIT = 1 << 30      # resolution of the resampling's uniform offset
@@ -181,11 +184,14 @@ def kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref, rng, i):
+def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref, rng, i,
+                  tt):
     """The action of ``pimc`` (options ``params``) in ``st`` with its deals drawn as the
     beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them; in card
     play the gains are measured against action ``ref`` (a network's card) where it is >= 0,
-    else against the game's ``reference_card``."""
+    else against the game's ``reference_card``. Card play's solves use the transposition
+    table ``tt`` (``endgame_table``: kept from decision to decision) or, where it has no
+    rows, one the game sizes for the position (``solver_table``)."""
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
     # Barbu's doubling and early tricks: options played out on the kept deals, their gains
@@ -219,7 +225,8 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
         values = np.zeros(64, dtype=np.float64)
         solved = np.zeros(64, dtype=np.int64)
         squares = np.zeros(64, dtype=np.float64)
-        tt = solver_table(game, st, R, params)
+        if tt.shape[0] == 0:
+            tt = solver_table(game, st, R, params)
         if special_ref >= 0:
             h = special_ref
         elif ref >= 0:
@@ -264,11 +271,74 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
     return base + best_of(total, bits)
 
 
+@njit(cache=True)
+def endgame_rows(game, states, R, rows, endgame):
+    """Which of the rows ``rows`` of ``states`` are card play by solving with at most
+    ``endgame`` tricks left, the current one included (``pimc:net=NAME,endgame=K``: the
+    search decides those, the network every other decision)."""
+    out = np.zeros(rows.shape[0], dtype=np.bool_)
+    for j in range(rows.shape[0]):
+        st = states[rows[j]]
+        out[j] = solves(game, st, R) and tricks_left(game, st, R) <= endgame
+    return out
+
+
+def endgame_table(endgame: int) -> np.ndarray:
+    """The transposition table of ``endgame=K``'s solves, made once and kept by the agent:
+    2**(10 + K) slots (at most 2**17), as Debertz sizes one for K tricks left. Its small
+    solves would otherwise spend most of their time making a table for each decision (Barbu
+    makes one of 2**15 slots or more); a kept table reads no entry of an earlier solve."""
+    return new_table(10 + min(int(endgame), 7))
+
+
+@njit(cache=True, inline="always")
+def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, rng, g, tt):
+    """Row ``g``'s action under ``endgame=K``: ``ref`` (the network's), or ``belief_action``'s
+    measured against it where the row is card play by solving with at most ``endgame``
+    tricks left."""
+    if not (solves(game, st, R) and tricks_left(game, st, R) <= endgame):
+        return ref
+    base, bits = legal(game, st, R)
+    return belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref,
+                         rng, g, tt)
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def endgame_actions(game, states, R, rows, refs, params, logp, draws, beta, ratio, endgame,
+                    rng, tt):
+    """``endgame_row`` of each row ``rows[j]`` of ``states`` with reference action
+    ``refs[j]`` and beliefs ``logp[j]``: int64 (n,). One thread, rows in order, so that
+    the kept table ``tt`` is never shared."""
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        out[j] = endgame_row(game, states[rows[j]], R, refs[j], logp[j], draws, beta, ratio,
+                             params, endgame, rng, rows[j], tt)
+    return out
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def network_endgame_actions(game, states, R, rows, obs, legal_masks, weights, biases, widths,
+                            params, endgame, rng, tt):
+    """``endgame_actions`` with uniform draws and each row's reference the network's action
+    (``greedy_actions``'s choice for ``obs[j]`` under ``legal_masks[j]``), in one call: the
+    same actions, without the Python between the network and the search that would cost a
+    single game more than its small solves."""
+    x, nz, h = scratch(widths)
+    logp = np.zeros((64, PLACES), dtype=np.float64)
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        forward_row(obs[j], weights, biases, widths, x, nz, h)
+        out[j] = endgame_row(game, states[rows[j]], R, best_legal(h, legal_masks[j]), logp, 1,
+                             0.0, False, params, endgame, rng, rows[j], tt)
+    return out
+
+
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, refs, rng,
                        actions, counter, n_blocks):
     """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
     each row's action into ``actions``."""
+    no_table = np.zeros((0, TT_WIDTH), dtype=np.int64)  # a table sized for each position
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)
@@ -277,7 +347,7 @@ def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, 
             st = states[g]
             base, bits = legal(game, st, R)
             actions[j] = belief_action(game, st, R, base, bits, params, logp[j], draws, beta,
-                                       ratio, refs[j], rng, g)
+                                       ratio, refs[j], rng, g, no_table)
         b = next_block(counter)
 
 

@@ -118,10 +118,16 @@ def solves(st, R):
 
 
 @njit(cache=True, inline="always")
+def tricks_left(st, R):
+    """The tricks still to play, the current one included (13 in all)."""
+    return 13 - st[L.TRICK_NO]
+
+
+@njit(cache=True, inline="always")
 def plays_out_cards(st, R, params):
     """Trick play with more than ``solve`` tricks left (the current one included) values
     each card by play-outs of drawn deals (``play_by_rollouts``)."""
-    return solves(st, R) and 13 - st[L.TRICK_NO] > params[P_SOLVE]
+    return solves(st, R) and tricks_left(st, R) > params[P_SOLVE]
 
 
 @njit(cache=True, inline="always")
@@ -155,7 +161,7 @@ def drawn_phase(st, R, params):
 @njit(cache=True, inline="always")
 def by_solving(st, R, params):
     """Trick play with at most ``solve`` tricks left (the earlier ones go by play-outs)."""
-    return solves(st, R) and 13 - st[L.TRICK_NO] <= params[P_SOLVE]
+    return solves(st, R) and tricks_left(st, R) <= params[P_SOLVE]
 
 
 @njit(cache=True, inline="always")

@@ -34,7 +34,7 @@ from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
 from agents.pimc_nb import best_of, best_of_preferring, pimc_action
 from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
-from cardsim.debertz.engine_nb import legal_mask, side_of
+from cardsim.debertz.engine_nb import legal_mask, side_of, tricks_per_round
 from cardsim.debertz.face_nb import GAME
 from cardsim.game_nb import apply_action
 
@@ -81,6 +81,13 @@ def special_choice(total, squares, n, bits, h):
 def solves(st, R):
     """Card play is decided by solving (bids and the seven swap by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY
+
+
+@njit(cache=True, inline="always")
+def tricks_left(st, R):
+    """The tricks still to play in the round, the current one included (D12: 9, 8 with
+    four players)."""
+    return tricks_per_round(R[L.R_PLAYERS]) - st[L.TRICK_NO]
 
 
 @njit(cache=True, inline="always")

@@ -232,6 +232,15 @@ class NeuralAgent(Agent):
             out[rows] = self._greedy_nb(obs[rows], legal[rows], weights[k], biases[k], widths)
         return out
 
+    def packed_single(self):
+        """``(weights, biases, widths)`` of the compiled forward where the agent is one network
+        on the CPU without a prior (its ``act`` is then ``greedy_actions`` with them), else
+        None."""
+        if self._packed is None or len(self.nets) > 1 or self.prior is not None:
+            return None
+        weights, biases, widths = self._packed
+        return weights[0], biases[0], widths
+
     def _observed_networks(self, obs: np.ndarray):
         """The network of each row by the contract its observation shows (``net_of``); None
         where the agent has one network."""

@@ -263,7 +263,7 @@ def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
-@pytest.mark.parametrize("guides", ["beliefs", "net", "beliefs+net"])
+@pytest.mark.parametrize("guides", ["beliefs", "net", "beliefs+net", "net+endgame"])
 def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, guides, tmp_path):
     """Seated at the table (which refuses an illegal action) for every phase: Debertz bids,
     the seven swap and card play; Barbu's seven contracts (by_contract), doubling, trump and
@@ -276,6 +276,8 @@ def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, guide
         spec += f",beliefs={belief_file(tmp_path, game, rules)},draws=3"
     if "net" in guides:
         spec += f",net={player_file(tmp_path, game, rules)}"
+    if "endgame" in guides:
+        spec += ",endgame=3"
     agent = make_agent(spec, game)
     assert agent.label.startswith("pimc:")
     assert ("beliefs=" in agent.label) == ("beliefs" in guides)
@@ -353,6 +355,71 @@ def test_bad_network_options_are_clear_errors(tmp_path):
                    "debertz").check_rules(DebertzRules(players=3))
     with pytest.raises(InvalidConfigError, match="beta"):  # no beliefs: nothing to weigh
         make_agent(f"pimc:net={player_file(tmp_path, 'debertz', rules)},beta=1", "debertz")
+
+
+def seated_positions(game, rules, deals, seed):
+    """Every decision of ``deals`` deals of random play as a table hands them to a Python
+    agent (``Observations`` with their engine rows, one generator per row) and their legal
+    masks."""
+    from cardsim import game_nb as G
+    from cardsim.table import EngineRows, Observations
+    from experiments.strength_cost import decision_positions
+
+    kit, R = games.get(game), rules.pack()
+    states = np.array(decision_positions(game, R, deals, seed))
+    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
+    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
+    for i, st in enumerate(states):
+        G.observe(kit.tag, st, R, kit.turn(st), obs[i])
+        base, bits = G.legal(kit.tag, st, R)
+        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+
+    def seen():  # fresh generators each time: every call draws the same deals
+        rng = np.array([rng_nb.stream(5, i, 0) for i in range(len(states))], dtype=np.uint64)
+        view = obs.view(Observations)
+        view.engine = EngineRows(kit.tag, states, R, rng, np.arange(len(states)))
+        return view
+
+    return states, R, seen, legal
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
+        game, tmp_path, monkeypatch):
+    """``pimc:net=NAME,endgame=3``: where card play has more than 3 tricks left, and in every
+    other phase, the network's action; in the last 3 tricks ``pimc:net=NAME``'s own (the
+    search, the network's card as its reference). The one compiled call gives the actions
+    of the Python path it replaces (taken where the network has no compiled forward)."""
+    from agents.belief_pimc_nb import endgame_rows
+    from agents.neural.agent import NeuralAgent
+
+    rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
+    quick = "samples=3,rollouts=2" + (",nodes=300" if game == "barbu" else "")
+    net = player_file(tmp_path, game, rules)
+    states, R, seen, legal = seated_positions(game, rules, 4, 21)
+    spec = f"pimc:{quick},net={net},endgame=3"
+    agent = make_agent(spec, game)
+    assert agent.label.endswith(",endgame=3")
+    one_call = agent.act(seen(), legal)
+    networks = agent.net.act(seen(), legal)
+    searched = make_agent(f"pimc:{quick},net={net}", game).act(seen(), legal)
+    late = endgame_rows(games.get(game).tag, states, R, np.arange(len(states)), 3)
+    assert late.sum() >= 5 and (~late).sum() >= 20
+    assert np.array_equal(one_call[~late], networks[~late])
+    assert np.array_equal(one_call[late], searched[late])
+    assert not np.array_equal(one_call[late], networks[late])  # the search decides there
+    monkeypatch.setattr(NeuralAgent, "packed_single", lambda self: None)
+    python_path = make_agent(spec, game)
+    assert python_path._one_call is None
+    assert np.array_equal(python_path.act(seen(), legal), one_call)
+
+
+def test_endgame_needs_a_network(tmp_path):
+    with pytest.raises(InvalidConfigError, match="endgame= leaves every decision.*net=NAME"):
+        make_agent("pimc:endgame=3", "debertz")
+    with pytest.raises(InvalidConfigError, match="endgame"):
+        make_agent(f"pimc:net={player_file(tmp_path, 'debertz', DebertzRules())},endgame=14",
+                   "debertz")
 
 
 def barbu_doubling_positions(count, contract=3):
