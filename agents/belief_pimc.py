@@ -19,7 +19,9 @@ play measures its gains against that card instead of the game's own reference: i
 the card the search keeps unless another beats it by ``margin`` standard errors (the
 heuristic's in plain ``pimc``), in Debertz the card taken among equal best values (the
 lowest id in plain ``pimc``). The search decides where its drawn deals tell cards apart;
-where they do not, the network, which learnt from whole games, does. ``endgame=K`` (with
+where they do not, the network, which learnt from whole games, does. ``net_OPTION=V``
+gives the network the ``neural`` agent's option ``OPTION`` (``net_prior=heuristic``,
+``net_margin=1``, ``net_checkpoint_no_tricks=NAME``, ...). ``endgame=K`` (with
 ``net``) searches only card play in the last K tricks and leaves every other decision to
 the network: the solves there are small (a few cards a hand), so the agent costs little
 more than the network, and it plays those tricks as the search does.
@@ -60,6 +62,8 @@ OPTION_HELP = {
     "net": "a playing network (as neural:checkpoint=): card play keeps its card unless "
            "the search finds a better one (Barbu: by margin standard errors; Debertz: "
            "among equal best values)",
+    "net_OPTION": "an option of the playing network (net_prior=heuristic, net_margin=1, "
+                  "net_checkpoint_no_tricks=NAME: as neural:checkpoint=NAME,OPTION=...)",
     **{k: f"with beliefs: {o.doc} (default {o.default:g}, {o.allowed()})"
        for k, o in OPTIONS.items()},
 }
@@ -101,6 +105,11 @@ class BeliefPIMC(Agent):
         if self.endgame and not net:
             raise InvalidConfigError("pimc option endgame= leaves every decision before the "
                                      "last tricks to a playing network: give net=NAME too")
+        net_options = {k[len("net_"):]: options.pop(k) for k in sorted(options)
+                       if k.startswith("net_")}
+        if net_options and not net:
+            raise InvalidConfigError(f"pimc option net_{next(iter(net_options))}= is an "
+                                     f"option of the playing network: give net=NAME too")
         # the game's plain pimc with the other options (its class by name: the registry,
         # which makes this agent, is not imported back)
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
@@ -113,8 +122,10 @@ class BeliefPIMC(Agent):
             self.beta, self.draws, self.ratio = 0.0, 1, False
         self.net = None
         if net:
-            from agents.neural.agent import NeuralAgent
-            self.net = NeuralAgent(game, {"checkpoint": net})
+            from agents.registry import make_agent
+
+            # the network as neural:checkpoint=NAME,OPTION=V for each net_OPTION=V
+            self.net = make_agent({"name": "neural", "checkpoint": net, **net_options}, game)
         self._table = None     # endgame=: its solves' transposition table, kept
         self._one_call = None  # ... and its compiled call with the network's weights
         if self.endgame:
@@ -135,11 +146,18 @@ class BeliefPIMC(Agent):
             {**mine, **({"endgame": self.endgame} if self.endgame else {})}.items()))
         base = self.search.label
         guides = ",".join(f"{k}={v}" for k, v in (("beliefs", path), ("net", net)) if v)
+        guides += "".join(f",net_{k}={v}" for k, v in net_options.items())
         self._label = f"{base}{',' if ':' in base else ':'}{guides}" + (
             f",{extra}" if extra else "")
 
     def _default_label(self) -> str:
         return self._label
+
+    def reset(self, seed: int) -> None:
+        """Seed the playing network's prior too, where it has one (``net_prior=``)."""
+        super().reset(seed)
+        if self.net is not None:
+            self.net.reset(seed)
 
     def check_rules(self, rules) -> None:
         """Refuse to play a rules variant the networks were not trained for."""
@@ -170,7 +188,8 @@ class BeliefPIMC(Agent):
             logp = self.beliefs.log_places(obs)
         else:
             logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
-        refs = None if self.net is None else self.net.act(obs, legal_masks)
+        # the network's actions (with a prior it reads the engine rows too)
+        refs = None if self.net is None else self.net.act(observations, legal_masks)
         if self.endgame:  # the network's actions, card play in the last tricks searched
             return endgame_actions(engine.game, engine.states, engine.R, rows,
                                    np.ascontiguousarray(refs, dtype=np.int64),

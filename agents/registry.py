@@ -151,7 +151,8 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
     # pimc drawing deals by a belief network and/or keeping a playing network's card
-    if name == "pimc" and any(k in options for k in ("beliefs", "net", "endgame")):
+    if name == "pimc" and any(k in ("beliefs", "net", "endgame") or k.startswith("net_")
+                              for k in options):
         from agents.belief_pimc import BeliefPIMC
 
         return _labelled(BeliefPIMC(game, options), label, spec)

@@ -414,11 +414,38 @@ def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
     assert np.array_equal(python_path.act(seen(), legal), one_call)
 
 
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_the_network_takes_its_own_options(game, tmp_path):
+    """``net_OPTION=V`` seats the network as ``neural:checkpoint=NAME,OPTION=V``: with the
+    heuristic as its prior and a margin no value beats it plays the heuristic's actions,
+    and so does the agent wherever ``endgame`` leaves the decision to it."""
+    from agents.belief_pimc_nb import endgame_rows
+
+    rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
+    quick = "samples=3,rollouts=2" + (",nodes=300" if game == "barbu" else "")
+    net = player_file(tmp_path, game, rules)
+    states, R, seen, legal = seated_positions(game, rules, 3, 22)
+    agent = make_agent(f"pimc:{quick},net={net},net_prior=heuristic,net_margin=1000,"
+                       f"endgame=2", game)
+    assert "net_prior=heuristic" in agent.label
+    assert agent.net.label.endswith("prior=heuristic,margin=1000")
+    heuristic = make_agent("heuristic", game).act(seen(), legal)
+    actions = agent.act(seen(), legal)
+    late = endgame_rows(games.get(game).tag, states, R, np.arange(len(states)), 2)
+    assert late.any() and np.array_equal(actions[~late], heuristic[~late])
+
+
 def test_endgame_needs_a_network(tmp_path):
     with pytest.raises(InvalidConfigError, match="endgame= leaves every decision.*net=NAME"):
         make_agent("pimc:endgame=3", "debertz")
     with pytest.raises(InvalidConfigError, match="endgame"):
         make_agent(f"pimc:net={player_file(tmp_path, 'debertz', DebertzRules())},endgame=14",
+                   "debertz")
+    with pytest.raises(InvalidConfigError, match="net_prior= is an option of the playing "
+                                                 "network: give net=NAME too"):
+        make_agent("pimc:net_prior=heuristic", "debertz")
+    with pytest.raises(InvalidConfigError, match="'neural' has no option 'bogus'"):
+        make_agent(f"pimc:net={player_file(tmp_path, 'debertz', DebertzRules())},net_bogus=1",
                    "debertz")
 
 
