@@ -127,16 +127,13 @@ class BeliefPIMC(Agent):
             # the network as neural:checkpoint=NAME,OPTION=V for each net_OPTION=V
             self.net = make_agent({"name": "neural", "checkpoint": net, **net_options}, game)
         self._table = None     # endgame=: its solves' transposition table, kept
-        self._one_call = None  # ... and its compiled call with the network's weights
-        if self.endgame:
-            from agents.belief_pimc_nb import endgame_table, network_endgame_actions
-            from cardsim.jit import Rebound
+        self._one_call = None  # ... and its compiled call with the network: (engine, rows,
+        if self.endgame:       # obs, legal) -> actions
+            from agents.belief_pimc_nb import endgame_table
 
             self._table = endgame_table(self.endgame)
-            packed = self.net.packed_single()
-            if packed is not None and self.beliefs is None:
-                self._one_call = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 11))
-                self._one_call_args = (*packed, self.search.params, self.endgame)
+            if self.beliefs is None:
+                self._one_call = self._compiled_endgame()
         if self.ratio and self.beliefs.prior == "sampler":
             raise InvalidConfigError(f"pimc option ratio=1 divides beliefs by the sampler's "
                                      f"chances; {path} already gives beliefs over them "
@@ -152,6 +149,27 @@ class BeliefPIMC(Agent):
 
     def _default_label(self) -> str:
         return self._label
+
+    def _compiled_endgame(self):
+        """``endgame=``'s one compiled call for the table's batch, the network's forward
+        and the search together (``network_endgame_actions``; ``critic_endgame_actions``
+        for a network seated as a critic): None where the network plays in torch."""
+        from agents.belief_pimc_nb import critic_endgame_actions, network_endgame_actions
+        from cardsim.jit import Rebound
+
+        search = (self.search.params, self.endgame)
+        packed, critic = self.net.packed_single(), self.net.critic_parts()
+        if packed is not None:
+            kernel = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 11))
+            return lambda e, rows, obs, legal: kernel(e.game, e.states, e.R, rows, obs, legal,
+                                                      *packed, *search, e.rng, self._table)
+        if critic is not None:
+            policies, kind, params, margins, nets, weights, biases, widths = critic
+            kernel = Rebound(critic_endgame_actions, varying=(2, 3, 6, 7, 8, 9))
+            return lambda e, rows, obs, legal: kernel(
+                e.game, policies, e.states, e.R, kind, params, e.rng, rows, obs, legal, margins,
+                nets, weights, biases, widths, *search, self._table)
+        return None
 
     def reset(self, seed: int) -> None:
         """Seed the playing network's prior too, where it has one (``net_prior=``)."""
@@ -176,10 +194,9 @@ class BeliefPIMC(Agent):
                                      f"table gives with its observations; seat it at the "
                                      f"table (tournament, simulate, the environments)")
         if self._one_call is not None:  # endgame= with the compiled network: one call
-            return self._one_call(engine.game, engine.states, engine.R, engine.rows,
+            return self._one_call(engine, np.ascontiguousarray(engine.rows, dtype=np.int64),
                                   np.ascontiguousarray(observations, dtype=np.float32),
-                                  np.ascontiguousarray(legal_masks, dtype=np.bool_),
-                                  *self._one_call_args, engine.rng, self._table)
+                                  np.ascontiguousarray(legal_masks, dtype=np.bool_))
         from agents.belief_pimc_nb import PLACES, belief_actions, endgame_actions
 
         obs = np.asarray(observations, dtype=np.float32)

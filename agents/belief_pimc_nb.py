@@ -42,7 +42,7 @@ from agents.pimc_nb import (
     special_action,
     weighed_special,
 )
-from agents.neural.forward_nb import best_legal, forward_row, scratch
+from agents.neural.forward_nb import best_legal, critic_row, forward_row, scratch
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
 from cardsim.game_nb import legal, num_seats, state_width, turn
@@ -330,6 +330,26 @@ def network_endgame_actions(game, states, R, rows, obs, legal_masks, weights, bi
         forward_row(obs[j], weights, biases, widths, x, nz, h)
         out[j] = endgame_row(game, states[rows[j]], R, best_legal(h, legal_masks[j]), logp, 1,
                              0.0, False, params, endgame, rng, rows[j], tt)
+    return out
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def critic_endgame_actions(game, policies, states, R, kind, prior_params, rng, rows, obs,
+                           legal_masks, margins, nets, weights, biases, widths, params,
+                           endgame, tt):
+    """``network_endgame_actions`` where the network is the critic of a compiled prior
+    (``net_prior=``): each row's reference is ``greedy_over_prior``'s action (the prior's
+    arguments as there), one call for the batch. Each row draws from its own generator, the
+    prior first and then the search, as the two calls of the Python path do."""
+    x, nz, h = scratch(widths)
+    logp = np.zeros((64, PLACES), dtype=np.float64)
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        g = rows[j]
+        ref = critic_row(game, policies, states, R, kind, prior_params, rng, g, obs[j],
+                         legal_masks[j], margins, nets, weights, biases, widths, x, nz, h)
+        out[j] = endgame_row(game, states[g], R, ref, logp, 1, 0.0, False, params, endgame,
+                             rng, g, tt)
     return out
 
 

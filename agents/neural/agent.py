@@ -241,6 +241,15 @@ class NeuralAgent(Agent):
         weights, biases, widths = self._packed
         return weights[0], biases[0], widths
 
+    def critic_parts(self):
+        """``greedy_over_prior``'s arguments that are the agent's own, ``(policies, kind,
+        params, margins, nets, weights, biases, widths)``, where it is the critic of a prior
+        with compiled forwards (its ``act`` is then that kernel with them), else None."""
+        if self._packed is None or self.prior is None:
+            return None
+        p = self.prior
+        return (p.policies, p.kind, p.params, self.margins, self.net_of, *self._packed)
+
     def _observed_networks(self, obs: np.ndarray):
         """The network of each row by the contract its observation shows (``net_of``); None
         where the agent has one network."""

@@ -169,12 +169,21 @@ def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal,
     x, nz, h = scratch(widths)
     out = np.zeros(obs.shape[0], dtype=np.int64)
     for i in range(obs.shape[0]):
-        c = contract_in_play(game, S[rows[i]]) + 1
-        prior = choose(policies, game, kind, params, S[rows[i]], R, rng, rows[i])
-        k = nets[c]
-        forward_row(obs[i], weights[k], biases[k], widths, x, nz, h)
-        out[i] = over_prior(h, best_legal(h, legal[i]), prior, margins[c])
+        out[i] = critic_row(game, policies, S, R, kind, params, rng, rows[i], obs[i], legal[i],
+                            margins, nets, weights, biases, widths, x, nz, h)
     return out
+
+
+@njit(cache=True, inline="always")
+def critic_row(game, policies, S, R, kind, params, rng, g, obs_row, legal_row, margins, nets,
+               weights, biases, widths, x, nz, h):
+    """``greedy_over_prior``'s action for engine row ``S[g]`` (generator ``rng[g]``), whose
+    observation is ``obs_row`` and legal mask ``legal_row``; ``x``, ``nz``, ``h``: scratch."""
+    c = contract_in_play(game, S[g]) + 1
+    prior = choose(policies, game, kind, params, S[g], R, rng, g)
+    k = nets[c]
+    forward_row(obs_row, weights[k], biases[k], widths, x, nz, h)
+    return over_prior(h, best_legal(h, legal_row), prior, margins[c])
 
 
 @njit(cache=True, inline="always")

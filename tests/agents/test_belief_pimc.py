@@ -415,24 +415,35 @@ def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
-def test_the_network_takes_its_own_options(game, tmp_path):
+def test_the_network_takes_its_own_options(game, tmp_path, monkeypatch):
     """``net_OPTION=V`` seats the network as ``neural:checkpoint=NAME,OPTION=V``: with the
     heuristic as its prior and a margin no value beats it plays the heuristic's actions,
     and so does the agent wherever ``endgame`` leaves the decision to it."""
     from agents.belief_pimc_nb import endgame_rows
+    from agents.neural.agent import NeuralAgent
 
     rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
     quick = "samples=3,rollouts=2" + (",nodes=300" if game == "barbu" else "")
     net = player_file(tmp_path, game, rules)
     states, R, seen, legal = seated_positions(game, rules, 3, 22)
-    agent = make_agent(f"pimc:{quick},net={net},net_prior=heuristic,net_margin=1000,"
-                       f"endgame=2", game)
+    spec = f"pimc:{quick},net={net},net_prior=heuristic,net_margin=M,endgame=2"
+    agent = make_agent(spec.replace("M", "1000"), game)
     assert "net_prior=heuristic" in agent.label
     assert agent.net.label.endswith("prior=heuristic,margin=1000")
     heuristic = make_agent("heuristic", game).act(seen(), legal)
     actions = agent.act(seen(), legal)
     late = endgame_rows(games.get(game).tag, states, R, np.arange(len(states)), 2)
     assert late.any() and np.array_equal(actions[~late], heuristic[~late])
+    # the critic and the search in one compiled call, as the Python path plays them
+    one_call = {m: make_agent(spec.replace("M", m), game) for m in ("1000", "0")}
+    assert all(a._one_call is not None for a in one_call.values())
+    played = {m: a.act(seen(), legal) for m, a in one_call.items()}
+    assert not np.array_equal(played["0"], played["1000"])  # the network decides somewhere
+    monkeypatch.setattr(NeuralAgent, "critic_parts", lambda self: None)
+    for m, actions in played.items():
+        python_path = make_agent(spec.replace("M", m), game)
+        assert python_path._one_call is None
+        assert np.array_equal(python_path.act(seen(), legal), actions)
 
 
 def test_endgame_needs_a_network(tmp_path):
