@@ -77,7 +77,9 @@ class BeliefPIMC(Agent):
     games = ("debertz", "barbu")
     OPTIONS: ClassVar[dict[str, Option]] = OPTIONS
 
-    def __init__(self, game: str, options: dict | None = None):
+    def __init__(self, game: str, options: dict | None = None, *, make_network=None):
+        """``make_network(options)``: the ``neural`` agent of those options (the registry's,
+        which can make its prior; without it, a network that takes no prior)."""
         super().__init__(game)
         from agents.neural.beliefs import load_beliefs
 
@@ -122,10 +124,12 @@ class BeliefPIMC(Agent):
             self.beta, self.draws, self.ratio = 0.0, 1, False
         self.net = None
         if net:
-            from agents.registry import make_agent
+            from agents.neural.agent import NeuralAgent
 
             # the network as neural:checkpoint=NAME,OPTION=V for each net_OPTION=V
-            self.net = make_agent({"name": "neural", "checkpoint": net, **net_options}, game)
+            net_options = {"checkpoint": net, **net_options}
+            self.net = (make_network(net_options) if make_network is not None
+                        else NeuralAgent(game, net_options))
         self._table = None     # endgame=: its solves' transposition table, kept
         self._one_call = None  # ... and its compiled call with the network: (engine, rows,
         if self.endgame:       # obs, legal) -> actions

@@ -155,7 +155,10 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
                               for k in options):
         from agents.belief_pimc import BeliefPIMC
 
-        return _labelled(BeliefPIMC(game, options), label, spec)
+        def make_network(net_options):  # the playing network, its prior made here
+            return make_agent({"name": "neural", **net_options}, game)
+
+        return _labelled(BeliefPIMC(game, options, make_network=make_network), label, spec)
     if name == "neural" and "prior" in options:
         # the network as the critic of a compiled agent's play (agents.neural.agent)
         prior = options["prior"]
