@@ -103,7 +103,7 @@ class BeliefPIMC(Agent):
         self.beta = float(mine.get("beta", OPTIONS["beta"].default))
         self.draws = int(mine.get("draws", OPTIONS["draws"].default))
         self.ratio = bool(mine.get("ratio", OPTIONS["ratio"].default))
-        self.endgame = int(mine.pop("endgame", OPTIONS["endgame"].default))
+        self.endgame = int(mine.get("endgame", OPTIONS["endgame"].default))
         if self.endgame and not net:
             raise InvalidConfigError("pimc option endgame= leaves every decision before the "
                                      "last tricks to a playing network: give net=NAME too")
@@ -118,8 +118,9 @@ class BeliefPIMC(Agent):
                                                                           options=options)
         self.beliefs = load_beliefs(path, game) if path else None
         if self.beliefs is None:  # plain pimc's draws
-            if mine:
-                raise InvalidConfigError(f"pimc option {sorted(mine)[0]!r} weighs deals by "
+            weighing = sorted(set(mine) - {"endgame"})
+            if weighing:
+                raise InvalidConfigError(f"pimc option {weighing[0]!r} weighs deals by "
                                          f"a belief network: give beliefs=NAME too")
             self.beta, self.draws, self.ratio = 0.0, 1, False
         self.net = None
@@ -127,9 +128,9 @@ class BeliefPIMC(Agent):
             from agents.neural.agent import NeuralAgent
 
             # the network as neural:checkpoint=NAME,OPTION=V for each net_OPTION=V
-            net_options = {"checkpoint": net, **net_options}
-            self.net = (make_network(net_options) if make_network is not None
-                        else NeuralAgent(game, net_options))
+            network = {"checkpoint": net, **net_options}
+            self.net = (make_network(network) if make_network is not None
+                        else NeuralAgent(game, network))
         self._table = None     # endgame=: its solves' transposition table, kept
         self._one_call = None  # ... and its compiled call with the network: (engine, rows,
         if self.endgame:       # obs, legal) -> actions
@@ -143,8 +144,7 @@ class BeliefPIMC(Agent):
                                      f"chances; {path} already gives beliefs over them "
                                      f"(trained with prior: sampler): leave ratio at 0")
         self.path = path
-        extra = ",".join(f"{k}={v:g}" for k, v in sorted(
-            {**mine, **({"endgame": self.endgame} if self.endgame else {})}.items()))
+        extra = ",".join(f"{k}={v:g}" for k, v in sorted(mine.items()))
         base = self.search.label
         guides = ",".join(f"{k}={v}" for k, v in (("beliefs", path), ("net", net)) if v)
         guides += "".join(f",net_{k}={v}" for k, v in net_options.items())

@@ -271,16 +271,11 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
     return base + best_of(total, bits)
 
 
-@njit(cache=True)
-def endgame_rows(game, states, R, rows, endgame):
-    """Which of the rows ``rows`` of ``states`` are card play by solving with at most
-    ``endgame`` tricks left, the current one included (``pimc:net=NAME,endgame=K``: the
-    search decides those, the network every other decision)."""
-    out = np.zeros(rows.shape[0], dtype=np.bool_)
-    for j in range(rows.shape[0]):
-        st = states[rows[j]]
-        out[j] = solves(game, st, R) and tricks_left(game, st, R) <= endgame
-    return out
+@njit(cache=True, inline="always")
+def in_endgame(game, st, R, endgame):
+    """Whether ``st`` is card play by solving with at most ``endgame`` tricks left, the
+    current one included: what ``pimc:net=NAME,endgame=K`` leaves to the search."""
+    return solves(game, st, R) and tricks_left(game, st, R) <= endgame
 
 
 def endgame_table(endgame: int) -> np.ndarray:
@@ -296,7 +291,7 @@ def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, rng
     """Row ``g``'s action under ``endgame=K``: ``ref`` (the network's), or ``belief_action``'s
     measured against it where the row is card play by solving with at most ``endgame``
     tricks left."""
-    if not (solves(game, st, R) and tricks_left(game, st, R) <= endgame):
+    if not in_endgame(game, st, R, endgame):
         return ref
     base, bits = legal(game, st, R)
     return belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref,

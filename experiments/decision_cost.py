@@ -26,7 +26,7 @@ from agents.registry import make_agent
 from cardsim import game_nb as G
 from cardsim import games
 from cardsim.table import is_compiled
-from experiments.strength_cost import decision_positions
+from experiments.strength_cost import decision_positions, observed_positions
 
 
 def compiled_us(agent, game: str, R, states) -> float:
@@ -73,10 +73,7 @@ def network_us(agent, game: str, R, states) -> tuple[float, float]:
         view.engine = EngineRows(tag, rows, R, rng, np.arange(lo, hi, dtype=np.int64))
         return view
 
-    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
-    for i, st in enumerate(states):
-        base, bits = G.legal(tag, st, R)
-        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    legal = observed_positions(game, R, states)[1]
     G.observe(tag, states[0], R, kit.turn(states[0]), obs[0])  # compiled, warmed up
     agent.act(seen(0, 1), legal[:1])
     t = time.perf_counter()

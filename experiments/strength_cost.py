@@ -49,6 +49,19 @@ def decision_positions(game, R, count, seed):
     return states
 
 
+def observed_positions(game, R, states):
+    """What a Python agent is handed for each of ``states``: the observation of the seat to
+    act (float32, (n, observation size)) and the legal actions (bool, (n, actions))."""
+    kit = games.get(game)
+    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
+    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
+    for i, st in enumerate(states):
+        G.observe(kit.tag, st, R, kit.turn(st), obs[i])
+        base, bits = G.legal(kit.tag, st, R)
+        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    return obs, legal
+
+
 def pimc_decision(game):
     """The game's compiled ``pimc`` policy as ``decide(st, R, base, bits, params, rng)``."""
     from agents.policies import PIMC

@@ -361,18 +361,12 @@ def seated_positions(game, rules, deals, seed):
     """Every decision of ``deals`` deals of random play as a table hands them to a Python
     agent (``Observations`` with their engine rows, one generator per row) and their legal
     masks."""
-    from cardsim import game_nb as G
     from cardsim.table import EngineRows, Observations
-    from experiments.strength_cost import decision_positions
+    from experiments.strength_cost import decision_positions, observed_positions
 
     kit, R = games.get(game), rules.pack()
     states = np.array(decision_positions(game, R, deals, seed))
-    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
-    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
-    for i, st in enumerate(states):
-        G.observe(kit.tag, st, R, kit.turn(st), obs[i])
-        base, bits = G.legal(kit.tag, st, R)
-        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    obs, legal = observed_positions(game, R, states)
 
     def seen():  # fresh generators each time: every call draws the same deals
         rng = np.array([rng_nb.stream(5, i, 0) for i in range(len(states))], dtype=np.uint64)
@@ -390,7 +384,7 @@ def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
     other phase, the network's action; in the last 3 tricks ``pimc:net=NAME``'s own (the
     search, the network's card as its reference). The one compiled call gives the actions
     of the Python path it replaces (taken where the network has no compiled forward)."""
-    from agents.belief_pimc_nb import endgame_rows
+    from agents.belief_pimc_nb import in_endgame
     from agents.neural.agent import NeuralAgent
 
     rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
@@ -399,11 +393,11 @@ def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
     states, R, seen, legal = seated_positions(game, rules, 4, 21)
     spec = f"pimc:{quick},net={net},endgame=3"
     agent = make_agent(spec, game)
-    assert agent.label.endswith(",endgame=3")
+    assert agent.label.endswith(f",net={net},endgame=3")
     one_call = agent.act(seen(), legal)
     networks = agent.net.act(seen(), legal)
     searched = make_agent(f"pimc:{quick},net={net}", game).act(seen(), legal)
-    late = endgame_rows(games.get(game).tag, states, R, np.arange(len(states)), 3)
+    late = np.array([in_endgame(games.get(game).tag, st, R, 3) for st in states])
     assert late.sum() >= 5 and (~late).sum() >= 20
     assert np.array_equal(one_call[~late], networks[~late])
     assert np.array_equal(one_call[late], searched[late])
@@ -419,7 +413,7 @@ def test_the_network_takes_its_own_options(game, tmp_path, monkeypatch):
     """``net_OPTION=V`` seats the network as ``neural:checkpoint=NAME,OPTION=V``: with the
     heuristic as its prior and a margin no value beats it plays the heuristic's actions,
     and so does the agent wherever ``endgame`` leaves the decision to it."""
-    from agents.belief_pimc_nb import endgame_rows
+    from agents.belief_pimc_nb import in_endgame
     from agents.neural.agent import NeuralAgent
 
     rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
@@ -428,11 +422,11 @@ def test_the_network_takes_its_own_options(game, tmp_path, monkeypatch):
     states, R, seen, legal = seated_positions(game, rules, 3, 22)
     spec = f"pimc:{quick},net={net},net_prior=heuristic,net_margin=M,endgame=2"
     agent = make_agent(spec.replace("M", "1000"), game)
-    assert "net_prior=heuristic" in agent.label
+    assert agent.label.endswith(f",net={net},net_margin=1000,net_prior=heuristic,endgame=2")
     assert agent.net.label.endswith("prior=heuristic,margin=1000")
     heuristic = make_agent("heuristic", game).act(seen(), legal)
     actions = agent.act(seen(), legal)
-    late = endgame_rows(games.get(game).tag, states, R, np.arange(len(states)), 2)
+    late = np.array([in_endgame(games.get(game).tag, st, R, 2) for st in states])
     assert late.any() and np.array_equal(actions[~late], heuristic[~late])
     # the critic and the search in one compiled call, as the Python path plays them
     one_call = {m: make_agent(spec.replace("M", m), game) for m in ("1000", "0")}

@@ -14,7 +14,6 @@ from agents.neural import ActionHeadNet
 from agents.neural.forward_nb import greedy_actions, pack_weights
 from agents.neural.network import masked
 from agents.registry import make_agent
-from cardsim import game_nb as G
 from cardsim import games
 
 
@@ -70,18 +69,12 @@ def test_pack_weights_refuses_layers_that_do_not_chain():
 @pytest.mark.parametrize("name, table", [("debertz-2p-distill-more", {"players": 2}),
                                          ("barbu-distill", {})])
 def test_shipped_networks_choose_as_torch_does_on_game_positions(name, table):
-    from experiments.strength_cost import decision_positions
+    from experiments.strength_cost import decision_positions, observed_positions
 
     game = name.split("-")[0]
-    kit = games.get(game)
-    R = kit.make_rules(conventions=table).pack()
+    R = games.get(game).make_rules(conventions=table).pack()
     states = decision_positions(game, R, 30, 9)
-    obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
-    legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
-    for i, st in enumerate(states):
-        G.observe(kit.tag, st, R, kit.turn(st), obs[i])
-        base, bits = G.legal(kit.tag, st, R)
-        legal[i, [base + b for b in range(64) if bits >> b & 1]] = True
+    obs, legal = observed_positions(game, R, states)
     agent = make_agent(f"neural:checkpoint={name}", game)
     got = agent.act(obs, legal)
     assert len(states) > 300
