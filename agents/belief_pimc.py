@@ -24,7 +24,12 @@ gives the network the ``neural`` agent's option ``OPTION`` (``net_prior=heuristi
 ``net_margin=1``, ``net_checkpoint_no_tricks=NAME``, ...). ``endgame=K`` (with
 ``net``) searches only card play in the last K tricks and leaves every other decision to
 the network: the solves there are small (a few cards a hand), so the agent costs little
-more than the network, and it plays those tricks as the search does.
+more than the network, and it plays those tricks as the search does. ``search=PHASES``
+(Barbu, with ``net``; ``+`` between phases) leaves those decisions to the search as well,
+valued by ``pimc``'s play-outs (``rollouts`` of them): ``start_rank`` (Domino's), ``double``,
+``trump``, ``play`` (Domino's cards, and tricks ``pimc`` plays out); ``search_in=CONTRACTS``
+only in those contracts (``domino``; default every one). A decision made once a deal, such
+as Domino's starting rank, can take a full search at little cost a decision.
 
 It is a Python agent: the table hands it its games' observations with their engine rows,
 it runs the network once for the batch, then the compiled search for every row, drawing
@@ -64,6 +69,10 @@ OPTION_HELP = {
            "among equal best values)",
     "net_OPTION": "an option of the playing network (net_prior=heuristic, net_margin=1, "
                   "net_checkpoint_no_tricks=NAME: as neural:checkpoint=NAME,OPTION=...)",
+    "search": "with net= (Barbu): decisions the search takes by its play-outs besides the "
+              "endgame's card play, phases joined by + (start_rank, double, trump, play)",
+    "search_in": "with search=: only in these contracts, joined by + (default: every "
+                 "contract)",
     **{k: f"with beliefs: {o.doc} (default {o.default:g}, {o.allowed()})"
        for k, o in OPTIONS.items()},
 }
@@ -86,6 +95,8 @@ class BeliefPIMC(Agent):
         options = dict(options or {})
         path = options.pop("beliefs", None)
         net = options.pop("net", None)
+        search_phases = _names(options.pop("search", None), "search")
+        search_in = _names(options.pop("search_in", None), "search_in")
         if net is not None and (not isinstance(net, str) or not net):
             raise InvalidConfigError("pimc option net= needs a playing network: a shipped "
                                      "name, a checkpoint file or a training run directory")
@@ -107,6 +118,13 @@ class BeliefPIMC(Agent):
         if self.endgame and not net:
             raise InvalidConfigError("pimc option endgame= leaves every decision before the "
                                      "last tricks to a playing network: give net=NAME too")
+        if (search_phases or search_in) and not net:
+            raise InvalidConfigError("pimc option search= leaves decisions to the search "
+                                     "that a playing network makes otherwise: give net=NAME "
+                                     "too")
+        if search_in and not search_phases:
+            raise InvalidConfigError("pimc option search_in= names the contracts of "
+                                     "search=: give search=PHASES too")
         net_options = {k[len("net_"):]: options.pop(k) for k in sorted(options)
                        if k.startswith("net_")}
         if net_options and not net:
@@ -131,9 +149,11 @@ class BeliefPIMC(Agent):
             network = {"checkpoint": net, **net_options}
             self.net = (make_network(network) if make_network is not None
                         else NeuralAgent(game, network))
-        self._table = None     # endgame=: its solves' transposition table, kept
+        self._searched = self._searched_phases(search_phases, search_in)
+        self.split = bool(self.endgame or self._searched.any())  # the network decides
+        self._table = None     # the split's solves' transposition table, kept
         self._one_call = None  # ... and its compiled call with the network: (engine, rows,
-        if self.endgame:       # obs, legal) -> actions
+        if self.split:         # obs, legal) -> actions
             from agents.belief_pimc_nb import endgame_table
 
             self._table = endgame_table(self.endgame)
@@ -148,11 +168,29 @@ class BeliefPIMC(Agent):
         base = self.search.label
         guides = ",".join(f"{k}={v}" for k, v in (("beliefs", path), ("net", net)) if v)
         guides += "".join(f",net_{k}={v}" for k, v in net_options.items())
+        guides += "".join(f",{k}={'+'.join(v)}" for k, v in (("search", search_phases),
+                                                              ("search_in", search_in)) if v)
         self._label = f"{base}{',' if ':' in base else ':'}{guides}" + (
             f",{extra}" if extra else "")
 
     def _default_label(self) -> str:
         return self._label
+
+    def _searched_phases(self, phases: list[str], contracts: list[str]) -> np.ndarray:
+        """``search=`` and ``search_in=`` as the kernels' table (``phase_table``: every
+        contract where ``search_in`` names none)."""
+        from agents.pimc_nb import phase_table
+        from cardsim import games
+
+        kit = games.get(self.game)
+        if phases and not kit.item_labels:
+            raise InvalidConfigError(f"pimc option search= names decisions valued by "
+                                     f"play-outs of drawn deals; {self.game} leaves none of "
+                                     f"its decisions to a network's search that way")
+        try:
+            return phase_table(kit.tag, contracts or list(kit.item_labels), phases)
+        except ValueError as e:
+            raise InvalidConfigError(f"pimc option search=/search_in=: {e}") from None
 
     def _compiled_endgame(self):
         """``endgame=``'s one compiled call for the table's batch, the network's forward
@@ -161,10 +199,10 @@ class BeliefPIMC(Agent):
         from agents.belief_pimc_nb import critic_endgame_actions, network_endgame_actions
         from cardsim.jit import Rebound
 
-        search = (self.search.params, self.endgame)
+        search = (self.search.params, self.endgame, self._searched)
         packed, critic = self.net.packed_single(), self.net.critic_parts()
         if packed is not None:
-            kernel = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 11))
+            kernel = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 12))
             return lambda e, rows, obs, legal: kernel(e.game, e.states, e.R, rows, obs, legal,
                                                       *packed, *search, e.rng, self._table)
         if critic is not None:
@@ -211,12 +249,25 @@ class BeliefPIMC(Agent):
             logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
         # the network's actions (with a prior it reads the engine rows too)
         refs = None if self.net is None else self.net.act(observations, legal_masks)
-        if self.endgame:  # the network's actions, card play in the last tricks searched
+        if self.split:  # the network's actions, card play in the last tricks searched
             return endgame_actions(engine.game, engine.states, engine.R, rows,
                                    np.ascontiguousarray(refs, dtype=np.int64),
                                    self.search.params, np.ascontiguousarray(logp),
                                    self.draws, self.beta, self.ratio, self.endgame,
-                                   engine.rng, self._table)
+                                   self._searched, engine.rng, self._table)
         return belief_actions(engine.game, engine.states, engine.R, rows,
                               self.search.params, logp, self.draws, self.beta, engine.rng,
                               ratio=self.ratio, refs=refs)
+
+
+def _names(value, option: str) -> list[str]:
+    """An option's names joined by ``+`` (or a list of them, from a YAML mapping) as a list;
+    None: none."""
+    if value is None:
+        return []
+    names = value if isinstance(value, (list, tuple)) else str(value).split("+")
+    names = [str(n).strip() for n in names]
+    if not all(names):
+        raise InvalidConfigError(f"pimc option {option}= needs names joined by +, got "
+                                 f"{value!r}")
+    return names

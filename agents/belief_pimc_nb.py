@@ -28,6 +28,7 @@ from agents.pimc_nb import (
     P_SAMPLES,
     best_of,
     card_choice,
+    drawn_phase,
     play_out_options,
     plays_out_cards,
     position_width,
@@ -42,7 +43,8 @@ from agents.pimc_nb import (
     special_action,
     weighed_special,
 )
-from agents.neural.forward_nb import best_legal, critic_row, forward_row, scratch
+from agents.neural.forward_nb import (best_legal, contract_in_play, critic_row, forward_row,
+                                      scratch)
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
 from cardsim.game_nb import legal, num_seats, state_width, turn
@@ -287,11 +289,23 @@ def endgame_table(endgame: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, rng, g, tt):
+def searched_row(game, st, R, params, endgame, searched):
+    """Whether ``pimc:net=NAME,endgame=K`` leaves the decision of ``st`` to the search: card
+    play by solving in the last ``endgame`` tricks (``in_endgame``), or a decision valued by
+    play-outs of drawn deals whose contract and phase (``drawn_phase``) ``searched`` marks
+    (``searched[contract + 1, phase + 1]``, the options ``search=`` and ``search_in=``)."""
+    if in_endgame(game, st, R, endgame):
+        return True
+    return searched[contract_in_play(game, st) + 1, drawn_phase(game, st, R, params) + 1]
+
+
+@njit(cache=True, inline="always")
+def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, searched, rng,
+                g, tt):
     """Row ``g``'s action under ``endgame=K``: ``ref`` (the network's), or ``belief_action``'s
-    measured against it where the row is card play by solving with at most ``endgame``
-    tricks left."""
-    if not in_endgame(game, st, R, endgame):
+    (card play measured against ``ref``) where the search takes the decision
+    (``searched_row``)."""
+    if not searched_row(game, st, R, params, endgame, searched):
         return ref
     base, bits = legal(game, st, R)
     return belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref,
@@ -300,20 +314,20 @@ def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, rng
 
 @njit(cache=True, **WITH_REFCOUNT)
 def endgame_actions(game, states, R, rows, refs, params, logp, draws, beta, ratio, endgame,
-                    rng, tt):
+                    searched, rng, tt):
     """``endgame_row`` of each row ``rows[j]`` of ``states`` with reference action
     ``refs[j]`` and beliefs ``logp[j]``: int64 (n,). One thread, rows in order, so that
     the kept table ``tt`` is never shared."""
     out = np.zeros(rows.shape[0], dtype=np.int64)
     for j in range(rows.shape[0]):
         out[j] = endgame_row(game, states[rows[j]], R, refs[j], logp[j], draws, beta, ratio,
-                             params, endgame, rng, rows[j], tt)
+                             params, endgame, searched, rng, rows[j], tt)
     return out
 
 
 @njit(cache=True, **WITH_REFCOUNT)
 def network_endgame_actions(game, states, R, rows, obs, legal_masks, weights, biases, widths,
-                            params, endgame, rng, tt):
+                            params, endgame, searched, rng, tt):
     """``endgame_actions`` with uniform draws and each row's reference the network's action
     (``greedy_actions``'s choice for ``obs[j]`` under ``legal_masks[j]``), in one call: the
     same actions, without the Python between the network and the search that would cost a
@@ -324,14 +338,14 @@ def network_endgame_actions(game, states, R, rows, obs, legal_masks, weights, bi
     for j in range(rows.shape[0]):
         forward_row(obs[j], weights, biases, widths, x, nz, h)
         out[j] = endgame_row(game, states[rows[j]], R, best_legal(h, legal_masks[j]), logp, 1,
-                             0.0, False, params, endgame, rng, rows[j], tt)
+                             0.0, False, params, endgame, searched, rng, rows[j], tt)
     return out
 
 
 @njit(cache=True, **WITH_REFCOUNT)
 def critic_endgame_actions(game, policies, states, R, kind, prior_params, rng, rows, obs,
                            legal_masks, margins, nets, weights, biases, widths, params,
-                           endgame, tt):
+                           endgame, searched, tt):
     """``network_endgame_actions`` where the network is the critic of a compiled prior
     (``net_prior=``): each row's reference is ``greedy_over_prior``'s action (the prior's
     arguments as there), one call for the batch. Each row draws from its own generator, the
@@ -344,7 +358,7 @@ def critic_endgame_actions(game, policies, states, R, kind, prior_params, rng, r
         ref = critic_row(game, policies, states, R, kind, prior_params, rng, g, obs[j],
                          legal_masks[j], margins, nets, weights, biases, widths, x, nz, h)
         out[j] = endgame_row(game, states[g], R, ref, logp, 1, 0.0, False, params, endgame,
-                             rng, g, tt)
+                             searched, rng, g, tt)
     return out
 
 

@@ -43,11 +43,17 @@ import numpy as np
 from numba import njit
 
 from agents.clock_nb import now_ms
+from cardsim import games
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, game_piece, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
+
+# the decisions valued by play-outs of drawn deals, in the order of the games' ``drawn_phase``:
+# what training's ``drawn_phases`` may label that way (experiments/train/labels_nb.py) and
+# ``pimc:net=NAME,search=`` leaves to the search (agents/belief_pimc_nb.py)
+DRAWN_PHASES = ("play", "double", "trump", "start_rank")
 
 # the option vector's first entries, the same in both games (agents.<game>.pimc OPTIONS)
 P_SAMPLES = 0
@@ -192,3 +198,37 @@ def best_of(total, mask):
         if best < 0 or total[a] > total[best]:
             best = a
     return best
+
+
+def phase_table(tag, contracts, phases) -> np.ndarray:
+    """Which decisions of the game of ``tag`` are named: bool (its contracts + 1, the
+    ``DRAWN_PHASES`` + 1), True at ``[c + 1, k + 1]`` for each of ``contracts`` (names) and
+    each of ``phases`` (names), what a kernel looks up with a decision's ``contract_in_play``
+    and ``drawn_phase``; ValueError naming an unknown contract or phase."""
+    table = np.zeros((len(games.get(tag.name).item_labels) + 1, len(DRAWN_PHASES) + 1),
+                     dtype=np.bool_)
+    table[np.ix_(1 + contract_indices(tag, contracts), 1 + phase_indices(phases))] = True
+    return table
+
+
+def phase_indices(names) -> np.ndarray:
+    """The indices of the phases ``names`` among ``DRAWN_PHASES``; ValueError naming an
+    unknown one."""
+    return indices_among(names, DRAWN_PHASES, "a phase valued by play-outs of drawn deals; "
+                                               "the phases")
+
+
+def contract_indices(tag, names) -> np.ndarray:
+    """The indices of the contracts ``names`` among those of the game of ``tag`` (its
+    ``item_labels``: Barbu's seven, Debertz none); ValueError naming an unknown one."""
+    return indices_among(names, games.get(tag.name).item_labels,
+                         f"a contract of {tag.name}; its contracts")
+
+
+def indices_among(names, known, what) -> np.ndarray:
+    """The index of each of ``names`` in ``known``; ValueError "'x' is not WHAT: known...",
+    naming the first unknown one."""
+    for name in names:
+        if name not in known:
+            raise ValueError(f"{name!r} is not {what}: {', '.join(known) or 'none'}")
+    return np.array([known.index(name) for name in names], dtype=np.int64)

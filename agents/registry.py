@@ -151,8 +151,8 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
             f"or an import path package.module:Name")
     # pimc drawing deals by a belief network and/or keeping a playing network's card
-    if name == "pimc" and any(k in ("beliefs", "net", "endgame") or k.startswith("net_")
-                              for k in options):
+    guided = ("beliefs", "net", "endgame", "search", "search_in")
+    if name == "pimc" and any(k in guided or k.startswith("net_") for k in options):
         from agents.belief_pimc import BeliefPIMC
 
         def make_network(net_options):  # the playing network, its prior made here

@@ -93,7 +93,7 @@ class DistillArgs(DMCArgs):
             raise InvalidConfigError(
                 f"drawn_contracts (contract names, comma-separated) and drawn_rollouts (1..4096) "
                 f"go together; got {self.drawn_contracts!r} and {self.drawn_rollouts}")
-        from experiments.train.labels_nb import phase_indices
+        from agents.pimc_nb import phase_indices
 
         try:
             phase_indices(self.phases())
@@ -138,7 +138,7 @@ def contract_columns(kit, contracts) -> np.ndarray:
     """The columns of ``kit``'s observation that show one of ``contracts`` in play (its
     contract piece, one column per contract in the game's order); InvalidConfigError naming
     an unknown contract."""
-    from experiments.train.labels_nb import contract_indices
+    from agents.pimc_nb import contract_indices
 
     try:
         indices = contract_indices(kit.tag, contracts)

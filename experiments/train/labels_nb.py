@@ -62,6 +62,7 @@ from agents.pimc_nb import (
     by_solving,
     drawn_phase,
     finished_value,
+    phase_table,
     play_out_options,
     network_plays_out,
     position_width,
@@ -69,18 +70,12 @@ from agents.pimc_nb import (
     solver_position,
     solver_table,
 )
-from cardsim import games
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, deal_over, legal, observe, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
-
-# the decisions that drawn_contracts may label by play-outs of drawn deals, in the order of the
-# games' ``drawn_phase`` (agents/<game>/pimc_nb.py)
-DRAWN_PHASES = ("play", "double", "trump", "start_rank")
-
 
 @njit(cache=True, **WITH_REFCOUNT)
 def solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values, deal, total):
@@ -264,15 +259,12 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     over ``rollouts`` deals where the game has one), or None; ``prior_margin`` >= 0 (points)
     plays those play-outs by the network over the heuristic with that margin;
     ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label the
-    decisions of ``drawn_phases`` (``DRAWN_PHASES``; card play not solved by default) in
+    decisions of ``drawn_phases`` (``agents.pimc_nb.DRAWN_PHASES``; card play not solved by default) in
     those contracts as ``pimc`` values them, by that many heuristic play-outs each of a deal
     drawn from what the seat knows. The rows are shared among numba's threads; the labels do
     not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
-    drawn = np.zeros((len(games.get(tag.name).item_labels) + 1, len(DRAWN_PHASES) + 1),
-                     dtype=np.bool_)
-    drawn[np.ix_(1 + contract_indices(tag, drawn_contracts),
-                 1 + phase_indices(drawn_phases))] = drawn_rollouts > 0
+    drawn = phase_table(tag, drawn_contracts, drawn_phases) & (drawn_rollouts > 0)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     if network is None:
         network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
@@ -289,25 +281,3 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
                     float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
                     drawn, int(drawn_rollouts), np.zeros(1, dtype=np.int64), n_blocks)
     return labels
-
-
-def phase_indices(names) -> np.ndarray:
-    """The indices of the phases ``names`` among ``DRAWN_PHASES``; ValueError naming an
-    unknown one."""
-    return indices_among(names, DRAWN_PHASES, "a phase labelled by drawn deals; the phases")
-
-
-def contract_indices(tag, names) -> np.ndarray:
-    """The indices of the contracts ``names`` among those of the game of ``tag`` (its
-    ``item_labels``: Barbu's seven, Debertz none); ValueError naming an unknown one."""
-    return indices_among(names, games.get(tag.name).item_labels,
-                         f"a contract of {tag.name}; its contracts")
-
-
-def indices_among(names, known, what) -> np.ndarray:
-    """The index of each of ``names`` in ``known``; ValueError "'x' is not WHAT: known...",
-    naming the first unknown one."""
-    for name in names:
-        if name not in known:
-            raise ValueError(f"{name!r} is not {what}: {', '.join(known) or 'none'}")
-    return np.array([known.index(name) for name in names], dtype=np.int64)

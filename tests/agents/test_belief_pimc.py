@@ -361,11 +361,21 @@ def seated_positions(game, rules, deals, seed):
     """Every decision of ``deals`` deals of random play as a table hands them to a Python
     agent (``Observations`` with their engine rows, one generator per row) and their legal
     masks."""
-    from cardsim.table import EngineRows, Observations
-    from experiments.strength_cost import decision_positions, observed_positions
+    from experiments.strength_cost import decision_positions
 
-    kit, R = games.get(game), rules.pack()
+    R = rules.pack()
     states = np.array(decision_positions(game, R, deals, seed))
+    return (states, R) + seated(game, R, states)
+
+
+def seated(game, R, states):
+    """``states`` as a table hands them to a Python agent: a function giving their
+    ``Observations`` with their engine rows (one fresh generator per row), and their legal
+    masks."""
+    from cardsim.table import EngineRows, Observations
+    from experiments.strength_cost import observed_positions
+
+    kit = games.get(game)
     obs, legal = observed_positions(game, R, states)
 
     def seen():  # fresh generators each time: every call draws the same deals
@@ -374,7 +384,7 @@ def seated_positions(game, rules, deals, seed):
         view.engine = EngineRows(kit.tag, states, R, rng, np.arange(len(states)))
         return view
 
-    return states, R, seen, legal
+    return seen, legal
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
@@ -454,24 +464,88 @@ def test_endgame_needs_a_network(tmp_path):
                    "debertz")
 
 
-def barbu_doubling_positions(count, contract=3):
-    """The first doubling decision (B6) of ``count`` Barbu deals, the contract forced."""
+def test_search_takes_the_named_phases_of_the_named_contracts(tmp_path, monkeypatch):
+    """``search=start_rank+double,search_in=domino``: Domino's starting rank (B5) and its
+    doubles (B6) decided as ``pimc:net=NAME`` decides them, by its play-outs; the doubles of
+    another contract and all card play by the network. The one compiled call gives the
+    actions of the Python path it replaces."""
+    from agents.neural.agent import NeuralAgent
+    from cardsim.barbu import actions as BA
+    from cardsim.barbu import layout as BL
+
+    rules = BarbuRules()
+    quick = "samples=2,rollouts=6,nodes=300"
+    net = player_file(tmp_path, "barbu", rules)
+    domino = BA.CONTRACT_NAMES.index("domino")
+    R, start_ranks = barbu_positions_before(8, domino, "start_rank")
+    _, domino_doubles = barbu_positions_before(8, domino, "double")
+    _, other_doubles = barbu_positions_before(8, BA.CONTRACT_NAMES.index("no_hearts"),
+                                              "double")
+    states, _, _, _ = seated_positions("barbu", rules, 1, 23)  # card play, ...
+    states = np.concatenate([start_ranks, domino_doubles, other_doubles, states[:40]])
+    searched = ((states[:, BL.CONTRACT] == domino) & (states[:, BL.PHASE] != BL.PH_PLAY)
+                & (states[:, BL.PHASE] != BL.PH_CONTRACT))
+    assert searched[:16].all() and not searched[16:24].any() and (~searched).sum() >= 40
+    seen, legal = seated("barbu", R, states)
+    spec = f"pimc:{quick},net={net},search=start_rank+double,search_in=domino"
+    agent = make_agent(spec, "barbu")
+    assert agent.label.endswith(f",net={net},search=start_rank+double,search_in=domino")
+    actions = agent.act(seen(), legal)
+    by_search = make_agent(f"pimc:{quick},net={net}", "barbu").act(seen(), legal)
+    networks = agent.net.act(seen(), legal)
+    assert np.array_equal(actions[searched], by_search[searched])
+    assert np.array_equal(actions[~searched], networks[~searched])
+    assert not np.array_equal(actions[:8], networks[:8])  # the search decides there
+    monkeypatch.setattr(NeuralAgent, "packed_single", lambda self: None)
+    python_path = make_agent(spec, "barbu")
+    assert python_path._one_call is None
+    assert np.array_equal(python_path.act(seen(), legal), actions)
+
+
+def test_bad_search_options_are_clear_errors(tmp_path):
+    net = player_file(tmp_path, "barbu", BarbuRules())
+    with pytest.raises(InvalidConfigError, match="'bid' is not a phase valued by play-outs "
+                                                 "of drawn deals; the phases: play, double, "
+                                                 "trump, start_rank"):
+        make_agent(f"pimc:net={net},search=start_rank+bid", "barbu")
+    with pytest.raises(InvalidConfigError, match="'fan_tan' is not a contract of barbu"):
+        make_agent(f"pimc:net={net},search=double,search_in=fan_tan", "barbu")
+    with pytest.raises(InvalidConfigError, match="search= leaves decisions.*give net=NAME"):
+        make_agent("pimc:search=double", "barbu")
+    with pytest.raises(InvalidConfigError, match="search_in= names the contracts of search="):
+        make_agent(f"pimc:net={net},search_in=domino", "barbu")
+    with pytest.raises(InvalidConfigError, match="needs names joined by \\+"):
+        make_agent(f"pimc:net={net},search=double++play", "barbu")
+    debertz = player_file(tmp_path, "debertz", DebertzRules())
+    with pytest.raises(InvalidConfigError, match="debertz leaves none of its decisions"):
+        make_agent(f"pimc:net={debertz},search=play", "debertz")
+
+
+def barbu_positions_before(count, contract, phase):
+    """The first decision of phase ``phase`` (the engine's name: ``start_rank``,
+    ``double``, ...) of ``count`` Barbu deals, contract ``contract`` forced; the rules
+    packed and the positions."""
     from cardsim.barbu import actions as BA
     from cardsim.barbu import engine_nb as BE
     from cardsim.barbu import layout as BL
 
-    rules = BarbuRules()
-    R = rules.pack()
+    R = BarbuRules().pack()
+    wanted = getattr(BL, f"PH_{phase.upper()}")
     out = []
     for g in range(count):
         st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
         BE.init_game(st, R, 5, g)
         BE.step(st, R, BA.CONTRACT + contract)
-        while st[BL.PHASE] != BL.PH_DOUBLE:
+        while st[BL.PHASE] != wanted:
             base, bits = BE.legal_mask(st, R)
             BE.step(st, R, base + (int(bits) & -int(bits)).bit_length() - 1)
         out.append(st.copy())
     return R, np.array(out)
+
+
+def barbu_doubling_positions(count, contract=3):
+    """The first doubling decision (B6) of ``count`` Barbu deals, the contract forced."""
+    return barbu_positions_before(count, contract, "double")
 
 
 def test_barbu_doubling_draws_its_play_outs_by_the_beliefs():

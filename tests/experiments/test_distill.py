@@ -601,8 +601,8 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
             assert np.array_equal(drawn[~named], alone[~named], equal_nan=True)
             assert np.array_equal(drawn[named], pimc_like[named], equal_nan=True)
             assert not np.array_equal(drawn[named], alone[named], equal_nan=True)
-    with pytest.raises(ValueError, match="'bid' is not a phase labelled by drawn deals; the "
-                                         "phases: play, double, trump, start_rank"):
+    with pytest.raises(ValueError, match="'bid' is not a phase valued by play-outs of drawn "
+                                         "deals; the phases: play, double, trump, start_rank"):
         domino_labels(0, 1, drawn_contracts=("domino",), drawn_rollouts=4,
                       drawn_phases=("bid",))
     with pytest.raises(ValueError, match="'no_trick' is not a contract of barbu; its "
@@ -631,9 +631,9 @@ def test_drawn_phases_name_phases_of_the_drawn_contracts():
     args.check()
     assert args.phases() == ("play", "start_rank")
     assert DistillArgs().phases() == ("play",)
-    with pytest.raises(InvalidConfigError, match="drawn_phases: 'bid' is not a phase labelled "
-                                                 "by drawn deals; the phases: play, double, "
-                                                 "trump, start_rank"):
+    with pytest.raises(InvalidConfigError, match="drawn_phases: 'bid' is not a phase valued "
+                                                 "by play-outs of drawn deals; the phases: "
+                                                 "play, double, trump, start_rank"):
         DistillArgs(drawn_contracts="domino", drawn_rollouts=64, drawn_phases="play,bid").check()
     for kw in (dict(drawn_phases="double"),
                dict(drawn_contracts="domino", drawn_rollouts=64, drawn_phases=" ")):
