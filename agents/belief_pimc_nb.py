@@ -31,6 +31,7 @@ from agents.pimc_nb import (
     drawn_phase,
     play_out_options,
     plays_out_cards,
+    search_options,
     position_width,
     reference_card,
     rollout_count,
@@ -303,11 +304,12 @@ def searched_row(game, st, R, params, endgame, searched):
 def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, searched, rng,
                 g, tt):
     """Row ``g``'s action under ``endgame=K``: ``ref`` (the network's), or ``belief_action``'s
-    (card play measured against ``ref``) where the search takes the decision
-    (``searched_row``)."""
+    (card play measured against ``ref``) over the game's ``search_options`` where the search
+    takes the decision (``searched_row``)."""
     if not searched_row(game, st, R, params, endgame, searched):
         return ref
     base, bits = legal(game, st, R)
+    bits = search_options(game, st, R, base, bits)
     return belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref,
                          rng, g, tt)
 

@@ -21,7 +21,8 @@ special decisions): ``special_action`` (-1, or a decision the game takes otherwi
 early tricks by play-outs and its doubling), ``weighed_special`` and ``special_choice`` (a
 special decision that a search over weighted deals values by play-outs of its own deals,
 agents/belief_pimc_nb.py: the option kept unless another clearly gains, or -1; and the
-option from the totals), ``solves(st, R)`` (whether a decision is card
+option from the totals), ``search_options(st, R, base, bits)`` (the options of ``bits`` a
+network's search weighs, agents/belief_pimc_nb.py), ``solves(st, R)`` (whether a decision is card
 play by solving, once ``special_action`` has passed), ``tricks_left(st, R)`` (the tricks
 still to play, the current one included), ``by_solving(st, R, params)`` (whether
 the agent with these options decides this position by solving, special actions
@@ -64,6 +65,7 @@ PIECES = "agents.{game}.pimc_nb"
 special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
 solves = game_piece(PIECES, "solves", "st, R")
 tricks_left = game_piece(PIECES, "tricks_left", "st, R")
+search_options = game_piece(PIECES, "search_options", "st, R, base, bits")
 weighed_special = game_piece(PIECES, "weighed_special", "st, R, params")
 special_choice = game_piece(PIECES, "special_choice", "total, squares, n, bits, h")
 by_solving = game_piece(PIECES, "by_solving", "st, R, params")

@@ -47,7 +47,7 @@ not reproducible.
 import numpy as np
 from numba import njit
 
-from agents.barbu.heuristic_nb import DEFAULT_PARAMS, heuristic_action
+from agents.barbu.heuristic_nb import DEFAULT_PARAMS, RANK_BITS, heuristic_action
 from agents.pimc_nb import best_of_preferring, pimc_action
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
@@ -115,6 +115,22 @@ def special_choice(total, squares, n, bits, h):
 def solves(st, R):
     """Trick play is solved (Domino's card play is an option by play-outs)."""
     return st[L.PHASE] == L.PH_PLAY and st[L.CONTRACT] != A.DOMINO
+
+
+@njit(cache=True, inline="always")
+def search_options(st, R, base, bits):
+    """The options a network's search (``search=``) weighs by its play-outs: Domino's
+    starting rank (B5) among the ranks the declarer holds (under another the declarer
+    opens by passing and the others' rows come first; the play-outs of 13 ranks cost the
+    most of any decision left to the search), every legal option of other decisions."""
+    if st[L.PHASE] != L.PH_START_RANK:
+        return bits
+    hand = st[ix(L.HANDS + st[L.TURN])]
+    held = 0
+    for r in range(13):
+        if hand & (RANK_BITS << r) != 0:
+            held |= 1 << (A.START_RANK + r - base)
+    return bits & held if bits & held != 0 else bits
 
 
 @njit(cache=True, inline="always")

@@ -84,6 +84,13 @@ def solves(st, R):
 
 
 @njit(cache=True, inline="always")
+def search_options(st, R, base, bits):
+    """A network's search (``search=``) weighs every legal option: no Debertz decision is
+    left to it that way."""
+    return bits
+
+
+@njit(cache=True, inline="always")
 def tricks_left(st, R):
     """The tricks still to play in the round, the current one included (D12: 9, 8 with
     four players)."""

@@ -466,8 +466,9 @@ def test_endgame_needs_a_network(tmp_path):
 
 def test_search_takes_the_named_phases_of_the_named_contracts(tmp_path, monkeypatch):
     """``search=start_rank+double,search_in=domino``: Domino's starting rank (B5) and its
-    doubles (B6) decided as ``pimc:net=NAME`` decides them, by its play-outs; the doubles of
-    another contract and all card play by the network. The one compiled call gives the
+    doubles (B6) decided as ``pimc:net=NAME`` decides them, by its play-outs (the starting
+    rank among the ranks the declarer holds); the doubles of another contract and all card
+    play by the network. The one compiled call gives the
     actions of the Python path it replaces."""
     from agents.neural.agent import NeuralAgent
     from cardsim.barbu import actions as BA
@@ -493,7 +494,13 @@ def test_search_takes_the_named_phases_of_the_named_contracts(tmp_path, monkeypa
     actions = agent.act(seen(), legal)
     by_search = make_agent(f"pimc:{quick},net={net}", "barbu").act(seen(), legal)
     networks = agent.net.act(seen(), legal)
-    assert np.array_equal(actions[searched], by_search[searched])
+    # the starting rank among the ranks the declarer holds, on the same play-outs
+    held = [{c % 13 for c in range(52) if st[BL.HANDS + st[BL.TURN]] >> c & 1}
+            for st in start_ranks]
+    assert all(a - BA.START_RANK in h for a, h in zip(actions[:8], held))
+    alike = [b - BA.START_RANK in h for b, h in zip(by_search[:8], held)]
+    assert any(alike) and np.array_equal(actions[:8][alike], by_search[:8][alike])
+    assert np.array_equal(actions[8:][searched[8:]], by_search[8:][searched[8:]])
     assert np.array_equal(actions[~searched], networks[~searched])
     assert not np.array_equal(actions[:8], networks[:8])  # the search decides there
     monkeypatch.setattr(NeuralAgent, "packed_single", lambda self: None)
