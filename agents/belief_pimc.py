@@ -193,9 +193,10 @@ class BeliefPIMC(Agent):
             raise InvalidConfigError(f"pimc option search=/search_in=: {e}") from None
 
     def _compiled_endgame(self):
-        """``endgame=``'s one compiled call for the table's batch, the network's forward
-        and the search together (``network_endgame_actions``; ``critic_endgame_actions``
-        for a network seated as a critic): None where the network plays in torch."""
+        """``endgame=``'s (and ``search=``'s) one compiled call for the table's batch, the
+        network's forward and the search together (``network_endgame_actions``;
+        ``critic_endgame_actions`` for a network seated as a critic): None where the network
+        plays in torch."""
         from agents.belief_pimc_nb import critic_endgame_actions, network_endgame_actions
         from cardsim.jit import Rebound
 
@@ -249,7 +250,7 @@ class BeliefPIMC(Agent):
             logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
         # the network's actions (with a prior it reads the engine rows too)
         refs = None if self.net is None else self.net.act(observations, legal_masks)
-        if self.split:  # the network's actions, card play in the last tricks searched
+        if self.split:  # the network's actions; the last tricks and search= searched
             return endgame_actions(engine.game, engine.states, engine.R, rows,
                                    np.ascontiguousarray(refs, dtype=np.int64),
                                    self.search.params, np.ascontiguousarray(logp),

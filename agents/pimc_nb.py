@@ -22,9 +22,9 @@ early tricks by play-outs and its doubling), ``weighed_special`` and ``special_c
 special decision that a search over weighted deals values by play-outs of its own deals,
 agents/belief_pimc_nb.py: the option kept unless another clearly gains, or -1; and the
 option from the totals), ``search_options(st, R, base, bits)`` (the options of ``bits`` a
-network's search weighs, agents/belief_pimc_nb.py), ``solves(st, R)`` (whether a decision is card
-play by solving, once ``special_action`` has passed), ``tricks_left(st, R)`` (the tricks
-still to play, the current one included), ``by_solving(st, R, params)`` (whether
+network's search weighs, agents/belief_pimc_nb.py), ``solves(st, R)`` (whether a decision
+is card play by solving, once ``special_action`` has passed), ``tricks_left(st, R)`` (the
+tricks still to play, the current one included), ``by_solving(st, R, params)`` (whether
 the agent with these options decides this position by solving, special actions
 included: what training labels with the solver, experiments/train/labels_nb.py),
 ``plays_out_cards(st, R, params)`` (whether card play is valued by play-outs instead of

@@ -47,7 +47,7 @@ not reproducible.
 import numpy as np
 from numba import njit
 
-from agents.barbu.heuristic_nb import DEFAULT_PARAMS, RANK_BITS, heuristic_action
+from agents.barbu.heuristic_nb import DEFAULT_PARAMS, SUIT_BITS, heuristic_action
 from agents.pimc_nb import best_of_preferring, pimc_action
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
@@ -126,11 +126,9 @@ def search_options(st, R, base, bits):
     if st[L.PHASE] != L.PH_START_RANK:
         return bits
     hand = st[ix(L.HANDS + st[L.TURN])]
-    held = 0
-    for r in range(13):
-        if hand & (RANK_BITS << r) != 0:
-            held |= 1 << (A.START_RANK + r - base)
-    return bits & held if bits & held != 0 else bits
+    ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & SUIT_BITS  # bit r: rank r held
+    held = bits & (ranks << (A.START_RANK - base))
+    return held if held != 0 else bits
 
 
 @njit(cache=True, inline="always")
