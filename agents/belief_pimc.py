@@ -240,25 +240,45 @@ class BeliefPIMC(Agent):
             return self._one_call(engine, np.ascontiguousarray(engine.rows, dtype=np.int64),
                                   np.ascontiguousarray(observations, dtype=np.float32),
                                   np.ascontiguousarray(legal_masks, dtype=np.bool_))
-        from agents.belief_pimc_nb import PLACES, belief_actions, endgame_actions
+        from agents.belief_pimc_nb import PLACES, belief_actions
 
         obs = np.asarray(observations, dtype=np.float32)
         rows = np.asarray(engine.rows, dtype=np.int64)
+        # the network's actions (with a prior it reads the engine rows too)
+        refs = None if self.net is None else self.net.act(observations, legal_masks)
+        if self.split:  # the network's actions; the last tricks and search= searched
+            return self._split_actions(engine, rows, obs, refs)
         if self.beliefs is not None:
             logp = self.beliefs.log_places(obs)
         else:
             logp = np.zeros((len(obs), 64, PLACES))  # plain pimc's draws (beta 0)
-        # the network's actions (with a prior it reads the engine rows too)
-        refs = None if self.net is None else self.net.act(observations, legal_masks)
-        if self.split:  # the network's actions; the last tricks and search= searched
-            return endgame_actions(engine.game, engine.states, engine.R, rows,
-                                   np.ascontiguousarray(refs, dtype=np.int64),
-                                   self.search.params, np.ascontiguousarray(logp),
-                                   self.draws, self.beta, self.ratio, self.endgame,
-                                   self._searched, engine.rng, self._table)
         return belief_actions(engine.game, engine.states, engine.R, rows,
                               self.search.params, logp, self.draws, self.beta, engine.rng,
                               ratio=self.ratio, refs=refs)
+
+    def _split_actions(self, engine, rows, obs, refs) -> np.ndarray:
+        """``endgame=``/``search=`` on the Python path: the network's action ``refs`` where
+        it decides, the search's elsewhere; a belief network weighs the draws of the rows
+        the search takes and is asked about those rows alone (the others draw nothing)."""
+        from agents.belief_pimc_nb import PLACES, endgame_actions, searched_rows
+
+        refs = np.ascontiguousarray(refs, dtype=np.int64)
+        game, states, R = engine.game, engine.states, engine.R
+        if self.beliefs is None:
+            picked = np.ones(len(rows), dtype=np.bool_)
+            logp = np.zeros((len(rows), 64, PLACES))  # plain pimc's draws (beta 0)
+        else:
+            picked = searched_rows(game, states, R, rows, self.search.params, self.endgame,
+                                   self._searched)
+            if not picked.any():
+                return refs
+            logp = self.beliefs.log_places(obs[picked])
+        actions = refs.copy()
+        actions[picked] = endgame_actions(game, states, R, rows[picked], refs[picked],
+                                          self.search.params, np.ascontiguousarray(logp),
+                                          self.draws, self.beta, self.ratio, self.endgame,
+                                          self._searched, engine.rng, self._table)
+        return actions
 
 
 def _names(value, option: str) -> list[str]:

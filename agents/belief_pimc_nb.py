@@ -300,6 +300,16 @@ def searched_row(game, st, R, params, endgame, searched):
     return searched[contract_in_play(game, st) + 1, drawn_phase(game, st, R, params) + 1]
 
 
+@njit(cache=True)
+def searched_rows(game, states, R, rows, params, endgame, searched):
+    """``searched_row`` of each row ``rows[j]`` of ``states``: bool (n,), the rows whose
+    decision the search takes (where a belief network's forward is worth its cost)."""
+    out = np.zeros(rows.shape[0], dtype=np.bool_)
+    for j in range(rows.shape[0]):
+        out[j] = searched_row(game, states[rows[j]], R, params, endgame, searched)
+    return out
+
+
 @njit(cache=True, inline="always")
 def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, searched, rng,
                 g, tt):

@@ -419,6 +419,38 @@ def test_endgame_searches_the_last_tricks_alone_and_the_network_plays_the_rest(
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
+def test_endgame_asks_the_belief_network_about_the_searched_rows_alone(
+        game, tmp_path, monkeypatch):
+    """``pimc:beliefs=B,net=NAME,endgame=3``: the belief network's forward runs on the rows
+    the search takes (the last 3 tricks) and no other; the actions are those of the search
+    weighing every row's draws by its beliefs, the network's elsewhere."""
+    from agents.belief_pimc_nb import endgame_actions, in_endgame
+    from agents.neural.beliefs import Beliefs
+
+    rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
+    quick = "samples=3,rollouts=2" + (",nodes=300" if game == "barbu" else "")
+    net = player_file(tmp_path, game, rules)
+    beliefs = belief_file(tmp_path, game, rules)
+    states, R, seen, legal = seated_positions(game, rules, 4, 21)
+    agent = make_agent(f"pimc:{quick},beliefs={beliefs},draws=3,net={net},endgame=3", game)
+    asked = []
+    log_places = Beliefs.log_places
+    monkeypatch.setattr(Beliefs, "log_places",
+                        lambda self, obs: asked.append(len(obs)) or log_places(self, obs))
+    actions = agent.act(seen(), legal)
+    late = np.array([in_endgame(games.get(game).tag, st, R, 3) for st in states])
+    assert late.sum() >= 5 and (~late).sum() >= 20
+    assert asked == [late.sum()]
+    view = seen()
+    everywhere = endgame_actions(view.engine.game, states, R, view.engine.rows,
+                                 agent.net.act(view, legal), agent.search.params,
+                                 log_places(agent.beliefs, np.asarray(view)), 3, 1.0, False,
+                                 3, agent._searched, view.engine.rng, agent._table)
+    assert np.array_equal(actions, everywhere)
+    assert not np.array_equal(actions[late], agent.net.act(seen(), legal)[late])
+
+
+@pytest.mark.parametrize("game", ["debertz", "barbu"])
 def test_the_network_takes_its_own_options(game, tmp_path, monkeypatch):
     """``net_OPTION=V`` seats the network as ``neural:checkpoint=NAME,OPTION=V``: with the
     heuristic as its prior and a margin no value beats it plays the heuristic's actions,
