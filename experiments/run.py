@@ -319,6 +319,19 @@ def _cost_lines(costs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _legend_label(agent: str, width: int = 110) -> str:
+    """An agent's label wrapped at its options' commas, to fit a legend's line width."""
+    lines, line = [], ""
+    for part in agent.split(","):
+        piece = part if not line else "," + part
+        if line and len(line) + len(piece) > width:
+            lines.append(line + ",")
+            line = part
+        else:
+            line += piece
+    return "\n".join(lines + [line])
+
+
 def _strength_cost_plot(run_dir: Path, result: dict) -> None:
     """Each agent's points per deal (95% interval) against its microseconds per decision
     (a network at its batched cost, as the table plays it)."""
@@ -328,8 +341,9 @@ def _strength_cost_plot(run_dir: Path, result: dict) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for row in result["agents"]:  # named in a legend: agents of like cost and strength overlap
         ax.errorbar([cost[row["agent"]]], [row["points_per_deal"]], yerr=[row["ci95"] or 0],
-                    marker="o", capsize=3, linestyle="none", label=row["agent"])
-    ax.legend(fontsize=7, loc="lower right")
+                    marker="o", capsize=3, linestyle="none", label=_legend_label(row["agent"]))
+    # below the axes: a searched network's options run to a few hundred characters
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     ax.set_xscale("log")
     ax.set_xlabel("microseconds per decision (one core; networks batched)")
     ax.set_ylabel(f"points per {result['unit']} against the field (95%)")
