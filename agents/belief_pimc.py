@@ -258,20 +258,19 @@ class BeliefPIMC(Agent):
 
     def _split_actions(self, engine, rows, obs, refs) -> np.ndarray:
         """``endgame=``/``search=`` on the Python path: the network's action ``refs`` where
-        it decides, the search's elsewhere; a belief network weighs the draws of the rows
-        the search takes and is asked about those rows alone (the others draw nothing)."""
+        it decides, the search's on the rows it takes (``searched_rows``: the others draw
+        nothing), their draws weighed by the belief network, asked about those rows alone."""
         from agents.belief_pimc_nb import PLACES, endgame_actions, searched_rows
 
         refs = np.ascontiguousarray(refs, dtype=np.int64)
         game, states, R = engine.game, engine.states, engine.R
-        if self.beliefs is None:
-            picked = np.ones(len(rows), dtype=np.bool_)
-            logp = np.zeros((len(rows), 64, PLACES))  # plain pimc's draws (beta 0)
+        picked = searched_rows(game, states, R, rows, self.search.params, self.endgame,
+                               self._searched)
+        if not picked.any():
+            return refs
+        if self.beliefs is None:  # plain pimc's draws (beta 0)
+            logp = np.zeros((int(picked.sum()), 64, PLACES))
         else:
-            picked = searched_rows(game, states, R, rows, self.search.params, self.endgame,
-                                   self._searched)
-            if not picked.any():
-                return refs
             logp = self.beliefs.log_places(obs[picked])
         actions = refs.copy()
         actions[picked] = endgame_actions(game, states, R, rows[picked], refs[picked],

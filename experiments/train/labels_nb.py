@@ -261,8 +261,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     ``drawn_contracts`` (Barbu's contract names) with ``drawn_rollouts`` > 0 label the
     decisions of ``drawn_phases`` (``agents.pimc_nb.DRAWN_PHASES``; card play not solved by
     default) in those contracts as ``pimc`` values them, by that many heuristic play-outs
-    each of a deal drawn from what the seat knows. The rows are shared among numba's threads; the labels do
-    not depend on how."""
+    each of a deal drawn from what the seat knows. The rows are shared among numba's
+    threads; the labels do not depend on how."""
     labels = np.full((states.shape[0], num_actions), np.nan, dtype=np.float32)
     drawn = phase_table(tag, drawn_contracts, drawn_phases) & (drawn_rollouts > 0)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
