@@ -4,6 +4,7 @@ a table of another, against that other agent in the same seat, on the same deals
     python -m experiments.seat_swap --contract trumps \\
         --agent neural:checkpoint=barbu-distill-netall --base heuristic \\
         [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
+    python -m experiments.seat_swap --agent pimc --base heuristic --phases contract double
     python -m experiments.seat_swap --game debertz --players 3 \\
         --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p-netplay \\
         [--phases play] [--tricks 1 3] [--deals 100] [--seed 7000] [--json]
@@ -15,10 +16,14 @@ differences of seat s's results between the two are paired by deal and seat, so 
 isolate what the agent's own decisions of those phases change: not its partners' or
 opponents', and not the luck of the cards.
 
-- Barbu (``--contract``): deal i is the first of a match of seed ``--seed + i`` with the
-  contract forced (B2: every contract is open at the first deal); phases ``play`` (card
-  play), ``double``, ``trump``, ``start_rank``; results the seat's tricks and deal score (B7),
-  for the declarer and for the others.
+- Barbu with ``--contract``: deal i is the first of a match of seed ``--seed + i`` with the
+  contract forced (B2: every contract is open at the first deal). Without it, the declarer
+  chooses: deal i is item i of a tournament of single deals of seed ``--seed`` (``cardsim
+  tournament barbu`` without ``--by-contract``: deal i % 28 of match i // 28, the
+  contracts already played and the doubles owed drawn). Phases ``contract`` (the
+  declarer's choice; without ``--contract`` only), ``double``, ``trump``, ``start_rank``,
+  ``play`` (card play); results the seat's tricks and deal score (B7), for the declarer and
+  for the others, and with the contracts chosen, for each contract the base chose.
 - Debertz (``--players 2|3|4``, ``--teams``): deal i is the first deal of game
   ``--seed + i``; phases ``bid`` (both rounds, D4), ``swap`` (the seven, D5), ``play``;
   results the tricks of the seat's side, the points recorded for its side (D9.2-D9.4: what a
@@ -47,7 +52,7 @@ from cardsim.table import EngineRows, Observations
 from experiments.stats import mean_ci
 
 # the study's phases of each game, and the engine's phase names each covers
-PHASES = {"barbu": ("play", "double", "trump", "start_rank"),
+PHASES = {"barbu": ("contract", "play", "double", "trump", "start_rank"),
           "debertz": ("bid", "swap", "play")}
 ENGINE_PHASES = {"barbu": {p: p for p in PHASES["barbu"]},
                  "debertz": {"bid1": "bid", "bid2": "bid", "swap": "swap", "play": "play"}}
@@ -76,24 +81,33 @@ class Seat:
 
 
 class BarbuDeals:
-    """Barbu's deals of the study: the first deal of match ``seed`` with ``contract`` forced;
-    per seat its tricks and deal score (B7), the declarer's seat apart."""
+    """Barbu's deals of the study: the first deal of match ``seed + i`` with ``contract``
+    forced, or (``contract`` None) item ``i`` of a tournament of single deals of ``seed``,
+    the declarer choosing; per seat its tricks and deal score (B7), the declarer's seat
+    apart."""
 
     game, groups, columns, last_trick = "barbu", ("declarer", "others"), ("tricks", "score"), 13
     seats, rules = 4, None
 
     def __init__(self, contract: str | None):
-        if contract not in A.CONTRACT_NAMES:
+        if contract is not None and contract not in A.CONTRACT_NAMES:
             raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
                                      f"{', '.join(A.CONTRACT_NAMES)}")
         self.contract = contract
+        self.phases = PHASES["barbu"][1:] if contract else PHASES["barbu"]
 
-    def start(self, seed: int) -> BarbuGame:
-        """Match ``seed`` at its first deal, the contract chosen."""
-        game = BarbuGame(seed=seed)
+    def start(self, seed: int, i: int) -> BarbuGame:
+        """Deal ``i`` of the study of ``seed``, waiting for its first decision to play."""
+        if self.contract is None:
+            return BarbuGame.single_deal(i, seed=seed)
+        game = BarbuGame(seed=seed + i)
         while game.phase() == "contract":
             game.step(game.legal_actions()[game.legal_action_names().index(self.contract)])
         return game
+
+    def label(self, game) -> str | None:
+        """The contract ``game`` played, where the declarer chose it (None where forced)."""
+        return None if self.contract else game.contract
 
     @staticmethod
     def trick(game) -> int:
@@ -114,6 +128,7 @@ class DebertzDeals:
 
     game, groups = "debertz", ("bidders", "others")
     columns = ("tricks", "score", "over_others")
+    phases = PHASES["debertz"]
 
     def __init__(self, contract, players: int, teams: bool):
         if contract is not None:
@@ -121,9 +136,14 @@ class DebertzDeals:
         self.rules = DebertzRules(players=players, teams=teams)
         self.seats, self.last_trick = self.rules.players, self.rules.tricks
 
-    def start(self, seed: int) -> DebertzGame:
-        """Game ``seed`` at its first deal."""
-        return DebertzGame(self.rules, seed=seed)
+    def start(self, seed: int, i: int) -> DebertzGame:
+        """Game ``seed + i`` at its first deal."""
+        return DebertzGame(self.rules, seed=seed + i)
+
+    @staticmethod
+    def label(game) -> None:
+        """Debertz's deals are not told apart by contract."""
+        return None
 
     @staticmethod
     def trick(game) -> int:
@@ -150,13 +170,14 @@ class DebertzDeals:
                 d[k] - (d.sum() - d[k]) / (self.rules.sides - 1))
 
 
-def play_deal(deals, seed: int, base: Seat, agent: Seat | None, seat: int, phases: tuple,
-              tricks: tuple):
-    """Deal ``seed`` of ``deals`` (``BarbuDeals``, ``DebertzDeals``) played to its end,
-    ``agent`` deciding seat ``seat``'s decisions in ``phases`` (card play only in tricks
-    ``tricks``, first and last; None: ``base`` everywhere)."""
-    game = deals.start(seed)
-    rng = np.array([seed], dtype=np.uint64)  # the same generator for both plays of a deal
+def play_deal(deals, seed: int, i: int, base: Seat, agent: Seat | None, seat: int,
+              phases: tuple, tricks: tuple):
+    """Deal ``i`` of the study of ``seed`` over ``deals`` (``BarbuDeals``, ``DebertzDeals``)
+    played to its end, ``agent`` deciding seat ``seat``'s decisions in ``phases`` (card play
+    only in tricks ``tricks``, first and last; None: ``base`` everywhere)."""
+    game = deals.start(seed, i)
+    # the same generator for both plays of a deal
+    rng = np.array([seed + i], dtype=np.uint64)
     covered = ENGINE_PHASES[deals.game]
     while game.phase() in covered:
         mine = agent is not None and game.turn() == seat and covered[game.phase()] in phases
@@ -171,18 +192,20 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
               players: int = 2, teams: bool = False) -> dict:
     """Seat-level differences (agent's decisions − base's), with 95% intervals paired by
     deal and seat, overall and for the declarer's (Barbu) or the bidding side's (Debertz)
-    seats and the others': tricks and deal score (Barbu; ``contract`` one of its seven), or
+    seats and the others': tricks and deal score (Barbu; ``contract`` one of its seven, or
+    None: the declarer chooses, and the result has each contract the base chose too), or
     the side's tricks, recorded points and recorded points over the other sides' mean
     (Debertz with ``players``, ``teams``; ``contract`` None). ``phases`` None: all the
-    game's; ``tricks`` None: every trick."""
+    study's; ``tricks`` None: every trick."""
     if game not in PHASES:
         raise InvalidConfigError(f"unknown game {game!r}; games: {', '.join(PHASES)}")
     table = BarbuDeals(contract) if game == "barbu" else DebertzDeals(contract, players, teams)
-    phases = tuple(PHASES[game] if phases is None else phases)
-    unknown = [p for p in phases if p not in PHASES[game]]
+    phases = tuple(table.phases if phases is None else phases)
+    unknown = [p for p in phases if p not in table.phases]
     if unknown or not phases:
-        raise InvalidConfigError(f"phases must be among {', '.join(PHASES[game])}, got "
-                                 f"{', '.join(phases) or 'none'}")
+        forced = " (the contract is forced)" if "contract" in unknown and contract else ""
+        raise InvalidConfigError(f"phases must be among {', '.join(table.phases)}{forced}, "
+                                 f"got {', '.join(phases) or 'none'}")
     last = table.last_trick
     tricks = tuple((1, last) if tricks is None else tricks)
     if len(tricks) != 2 or not 1 <= tricks[0] <= tricks[1] <= last:
@@ -193,12 +216,15 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
     base_seat = Seat(base, seed, game, table.rules)
     agent_seat = Seat(agent, seed, game, table.rules)
     rows = []  # per deal and seat: (first group?, each column's difference)
+    labels = []  # per deal and seat: the contract the base chose (None where forced)
     for i in range(deals):
-        alone = play_deal(table, seed + i, base_seat, None, -1, phases, tricks)
+        alone = play_deal(table, seed, i, base_seat, None, -1, phases, tricks)
         for s in range(table.seats):
-            swapped = play_deal(table, seed + i, base_seat, agent_seat, s, phases, tricks)
+            swapped = play_deal(table, seed, i, base_seat, agent_seat, s, phases, tricks)
             rows.append(table.measure(alone, swapped, s))
+            labels.append(table.label(alone))
     rows = np.array(rows, dtype=np.float64)
+    labels = np.array(labels, dtype=object)
 
     def summary(mask):
         out = {"seats": int(mask.sum())}
@@ -213,6 +239,9 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
               table.groups[1]: summary(~first)}
     if game == "debertz":
         result.update(players=table.rules.players, teams=table.rules.teams)
+    elif contract is None:  # each contract the base chose, in the order of B4
+        result["contracts"] = {c: summary(labels == c) for c in A.CONTRACT_NAMES
+                               if (labels == c).any()}
     return result
 
 
@@ -221,8 +250,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.seat_swap",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="barbu", help=", ".join(PHASES))
-    parser.add_argument("--contract", help="Barbu (required there): "
-                                           + ", ".join(A.CONTRACT_NAMES))
+    parser.add_argument("--contract", help="Barbu, forced at every deal (default: the "
+                                           "declarer chooses): " + ", ".join(A.CONTRACT_NAMES))
     parser.add_argument("--players", type=int, default=2, help="Debertz: 2, 3 or 4")
     parser.add_argument("--teams", action="store_true", help="Debertz: 2 against 2")
     parser.add_argument("--agent", required=True)
@@ -236,8 +265,6 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
-        if args.game == "barbu" and args.contract is None:
-            raise InvalidConfigError(f"Barbu needs --contract: {', '.join(A.CONTRACT_NAMES)}")
         result = seat_swap(args.contract, args.agent, args.base, args.phases, args.deals,
                            args.seed, args.tricks, args.game, args.players, args.teams)
     except InvalidConfigError as e:
@@ -246,17 +273,18 @@ def main(argv=None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(headline(result, args.tricks is None))
-    for key in ("all", "declarer", "bidders", "others"):
-        if key in result:
-            r = result[key]
-            line = (f"  {key:9s} {r['seats']:5d} seats   tricks {r['tricks']:+.2f} ± "
-                    f"{r['tricks_ci95']:.2f}   ")
-            if args.game == "barbu":
-                line += f"deal score {r['score']:+.2f} ± {r['score_ci95']:.2f}"
-            else:
-                line += (f"points {r['score']:+.2f} ± {r['score_ci95']:.2f}   over others "
-                         f"{r['over_others']:+.2f} ± {r['over_others_ci95']:.2f}")
-            print(line)
+    rows = [(key, result[key]) for key in ("all", "declarer", "bidders", "others")
+            if key in result]
+    rows += [(f"  {c}", r) for c, r in result.get("contracts", {}).items()]
+    for key, r in rows:
+        line = (f"  {key:13s} {r['seats']:5d} seats   tricks {r['tricks']:+.2f} ± "
+                f"{r['tricks_ci95']:.2f}   ")
+        if args.game == "barbu":
+            line += f"deal score {r['score']:+.2f} ± {r['score_ci95']:.2f}"
+        else:
+            line += (f"points {r['score']:+.2f} ± {r['score_ci95']:.2f}   over others "
+                     f"{r['over_others']:+.2f} ± {r['over_others_ci95']:.2f}")
+        print(line)
     return 0
 
 
@@ -265,7 +293,7 @@ def headline(result: dict, every_trick: bool) -> str:
     tricks = result["tricks"]
     when = "" if every_trick else f" (tricks {tricks[0]}-{tricks[1]})"
     if result["game"] == "barbu":
-        where, seats = result["contract"], 4
+        where, seats = result["contract"] or "barbu, contracts chosen", 4
     else:
         seats = result["players"]
         where = "debertz " + ("2 against 2" if result["teams"] else f"{seats} players")

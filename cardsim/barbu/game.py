@@ -24,6 +24,7 @@ from cardsim.barbu import engine_nb as E
 from cardsim.barbu import layout as L
 from cardsim.barbu.record_row import record_of_row
 from cardsim.barbu.rules import BarbuRules
+from cardsim.barbu.simulate_nb import init_hand_item
 from cardsim.cards import BARBU_DECK, SUIT_LETTERS
 from cardsim.errors import IllegalActionError, InvalidCardError, InvalidConfigError
 
@@ -162,6 +163,19 @@ class BarbuGame:
         E.init_from_deal(game.st, game.R, game.seed, game.game_id, deal, declarer,
                          np.array(masks, dtype=np.int64), np.array(scores, dtype=np.int64),
                          np.array(owed, dtype=np.int64), left)
+        return game
+
+    @classmethod
+    def single_deal(cls, item: int, *, seed: int = 0, rules=None) -> "BarbuGame":
+        """Item ``item`` of a tournament of single deals (``cardsim tournament barbu`` without
+        ``--by-contract``; ``cardsim.barbu.simulate_nb``'s hands mode): deal ``item % 28`` of
+        match ``item // 28`` of ``seed``, its declarer's contracts already played and the
+        doubles still owed drawn as that mode draws them, waiting for the declarer's choice
+        of contract (B2)."""
+        if type(item) is not int or item < 0:
+            raise InvalidConfigError(f"item must be a non-negative integer, got {item!r}")
+        game = cls(rules, seed=seed, game_id=item // L.DEALS_PER_MATCH)
+        init_hand_item(game.st, game.R, game.seed, item)
         return game
 
     @staticmethod

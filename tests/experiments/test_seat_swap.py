@@ -3,6 +3,7 @@ in Barbu and in Debertz."""
 
 import pytest
 
+from cardsim.barbu.game import BarbuGame
 from cardsim.errors import InvalidConfigError
 from experiments.seat_swap import main, seat_swap
 
@@ -31,6 +32,9 @@ def test_only_the_chosen_phases_are_swapped():
 @pytest.mark.parametrize("kwargs, words", [
     ({"contract": "no_jacks"}, "unknown contract 'no_jacks'; contracts: no_tricks"),
     ({"phases": ("bidding",)}, "phases must be among play, double, trump, start_rank"),
+    ({"phases": ("contract",)}, r"start_rank \(the contract is forced\), got contract"),
+    ({"contract": None, "phases": ("bid",)},
+     "phases must be among contract, play, double, trump, start_rank, got bid"),
     ({"deals": 0}, "deals must be a positive integer"),
     ({"tricks": (5, 14)}, "tricks must be FIRST LAST with 1 <= FIRST <= LAST <= 13"),
     ({"game": "poker"}, "unknown game 'poker'; games: barbu, debertz"),
@@ -88,6 +92,36 @@ def test_the_command_studies_debertz(capsys):
     assert "debertz 2 against 2: random deciding one seat's bid among heuristic" in out
     assert all(f"  {key}" in out for key in ("all", "bidders", "others"))
     assert "over others" in out
-    with pytest.raises(SystemExit) as stop:
-        main(["--agent", "random"])
-    assert stop.value.code == 2 and "Barbu needs --contract" in capsys.readouterr().err
+
+
+def test_with_the_contracts_chosen_the_deals_are_the_tournaments_single_deals():
+    # deal i is item i of `cardsim tournament barbu` (no --by-contract): deal i % 28 of
+    # match i // 28, the declarer's earlier contracts drawn, waiting for the choice (B2)
+    for item in (0, 9, 27, 61):
+        game = BarbuGame.single_deal(item, seed=5)
+        assert (game.deal_no, game.game_id, game.phase()) == (item % 28, item // 28,
+                                                              "contract")
+        assert len(game.contracts_left[game.declarer]) == 7 - item % 7
+        assert game.turn() == game.declarer
+    with pytest.raises(InvalidConfigError, match="item must be a non-negative integer"):
+        BarbuGame.single_deal(-1)
+
+
+def test_with_the_contracts_chosen_each_contract_the_base_chose_is_reported():
+    same = seat_swap(None, "heuristic", "heuristic", deals=4, seed=3)
+    assert same["contract"] is None and same["all"]["seats"] == 16
+    assert sum(r["seats"] for r in same["contracts"].values()) == 16
+    assert all(r["score"] == 0 for r in same["contracts"].values())
+    # a random choice of contract: only the declarer's seat decides (the others' seats
+    # swapped change nothing), and chooses worse
+    choice = seat_swap(None, "random", "heuristic", phases=("contract",), deals=8, seed=3)
+    assert choice["others"]["tricks"] == 0 and choice["others"]["score"] == 0
+    assert choice["declarer"]["seats"] == 8 and choice["declarer"]["score"] < 0
+
+
+def test_the_command_without_a_contract_lets_the_declarer_choose(capsys):
+    assert main(["--agent", "random", "--phases", "contract", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "barbu, contracts chosen: random deciding one seat's contract" in out
+    assert "    " + next(c for c in ("no_tricks", "no_hearts", "no_queens", "no_kings",
+                                      "no_last_two", "trumps", "domino") if c in out) in out
