@@ -94,7 +94,8 @@ class BarbuDeals:
             raise InvalidConfigError(f"unknown contract {contract!r}; contracts: "
                                      f"{', '.join(A.CONTRACT_NAMES)}")
         self.contract = contract
-        self.phases = PHASES["barbu"][1:] if contract else PHASES["barbu"]
+        # a forced contract leaves no choice of contract to swap
+        self.phases = tuple(p for p in PHASES["barbu"] if not (contract and p == "contract"))
 
     def start(self, seed: int, i: int) -> BarbuGame:
         """Deal ``i`` of the study of ``seed``, waiting for its first decision to play."""
@@ -239,7 +240,7 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
               table.groups[1]: summary(~first)}
     if game == "debertz":
         result.update(players=table.rules.players, teams=table.rules.teams)
-    elif contract is None:  # each contract the base chose, in the order of B4
+    elif contract is None:  # each contract the base chose, in the engine's order
         result["contracts"] = {c: summary(labels == c) for c in A.CONTRACT_NAMES
                                if (labels == c).any()}
     return result
