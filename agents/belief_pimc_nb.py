@@ -25,7 +25,6 @@ import numpy as np
 from numba import njit
 
 from agents.pimc_nb import (
-    P_SAMPLES,
     best_of,
     card_choice,
     drawn_phase,
@@ -35,6 +34,7 @@ from agents.pimc_nb import (
     position_width,
     reference_card,
     rollout_count,
+    solve_count,
     solve_options,
     special_choice,
     solver_position,
@@ -208,7 +208,7 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
     me = turn(game, st)
     card_play = by_playouts or solves(game, st, R)
     if card_play and not by_playouts:
-        kept = max(1, int(params[P_SAMPLES]))
+        kept = solve_count(game, st, R, me, params)
     else:
         kept = rollout_count(game, params)
         if special_ref >= 0:

@@ -1,7 +1,8 @@
 """Perfect-information Monte Carlo (the ``pimc`` agent's compiled policy), its driver written
 once for both games over the game tag (``cardsim.game_nb``).
 
-**Card play by solving.** The seat draws ``samples`` deals of the cards it cannot see, each
+**Card play by solving.** The seat draws ``samples`` deals (Debertz: ``opponent_samples``
+for a seat opposing the bidder, where set) of the cards it cannot see, each
 uniform among the deals consistent with what it knows (``cardsim.sample_nb``), solves each
 with every hand open (``cardsim.solve_nb``: the value of every legal card under perfect play)
 and plays the card the game's rule picks from the totals (the best mean value; Barbu keeps
@@ -31,7 +32,9 @@ included: what training labels with the solver, experiments/train/labels_nb.py),
 solves: Barbu's early tricks, taken by its ``special_action``), ``network_plays_out(st, R,
 params)`` (the decisions training may label by the network's play-outs instead of the
 heuristic's, experiments/train/labels_nb.py), ``drawn_phase(st, R, params)`` (which of
-training's ``drawn_phases`` a decision valued by play-outs of drawn deals is, or -1), ``rollout_count(params)``, ``playout_value(deal, R, me, rng, i)`` (the
+training's ``drawn_phases`` a decision valued by play-outs of drawn deals is, or -1),
+``rollout_count(params)``, ``solve_count(st, R, me, params)`` (the deals seat ``me``
+draws and solves for a card: Debertz's ``opponent_samples``), ``playout_value(deal, R, me, rng, i)`` (the
 result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
 measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
 out)`` (whether each option's result is measured against its result on another deal, dealt
@@ -73,6 +76,7 @@ plays_out_cards = game_piece(PIECES, "plays_out_cards", "st, R, params")
 network_plays_out = game_piece(PIECES, "network_plays_out", "st, R, params")
 drawn_phase = game_piece(PIECES, "drawn_phase", "st, R, params")
 rollout_count = game_piece(PIECES, "rollout_count", "params")
+solve_count = game_piece(PIECES, "solve_count", "st, R, me, params")
 playout_value = game_piece(PIECES, "playout_value", "deal, R, me, rng, i")
 finished_value = game_piece(PIECES, "finished_value", "deal, R, me")
 baseline_deal = game_piece(PIECES, "baseline_deal", "st, R, rng, i, out")
@@ -104,7 +108,7 @@ def play_by_solving(game, st, R, base, bits, params, rng, i):
     deals, each solved with every hand open (``card_choice``; ``squares``: each card's
     squared gains over the reference card, paired by deal)."""
     me = turn(game, st)
-    samples = max(1, int(params[P_SAMPLES]))
+    samples = solve_count(game, st, R, me, params)
     deal = np.empty(state_width(game), dtype=np.int64)
     pos = np.zeros(position_width(game), dtype=np.int64)
     tt = solver_table(game, st, R, params)

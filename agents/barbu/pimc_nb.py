@@ -292,6 +292,12 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
     return base + beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
 
 
+@njit(cache=True, inline="always")
+def solve_count(st, R, me, params):
+    """Deals drawn and solved for a card: ``samples``."""
+    return max(1, int(params[P_SAMPLES]))
+
+
 @njit(cache=True)
 def rollout_count(params):
     """Deals drawn for a decision by simulation: ``rollouts``, else ``samples``."""

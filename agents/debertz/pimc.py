@@ -41,6 +41,11 @@ class DebertzPIMC(CompiledAgent):
                            "by the heuristic for every option (0: as many as ``samples``); "
                            "a play-out costs far less than a solve, and a bid decided on a "
                            "few deals is a noisy one"),
+        "opponent_samples": Option(0, 0, 4096,
+                                   "deals drawn per card-play decision by a seat opposing "
+                                   "the bidder (not on the bidder's side, D4; 0: as many as "
+                                   "``samples``): the bidder's side has the contract to make "
+                                   "and gains most from more"),
     }
 
 

@@ -44,6 +44,7 @@ P_NODES = 1
 P_MS = 2
 P_MAXN = 3   # with three or four sides: 0 paranoid, 1 max-n on round points, 2 on records
 P_ROLLOUTS = 4  # deals played out per option in bidding and the swap (0: ``samples``)
+P_OPPONENT_SAMPLES = 5  # deals solved per card by a seat opposing the bidder (0: ``samples``)
 
 # the heuristic with its default options plays the rollouts of bidding decisions
 ROLLOUT_PARAMS = DEFAULT_PARAMS
@@ -168,6 +169,17 @@ def rollout_count(params):
     """Deals drawn for a bidding or swap decision: ``rollouts``, else ``samples``."""
     if params[P_ROLLOUTS] > 0:
         return int(params[P_ROLLOUTS])
+    return max(1, int(params[P_SAMPLES]))
+
+
+@njit(cache=True, inline="always")
+def solve_count(st, R, me, params):
+    """Deals drawn and solved for seat ``me``'s card: ``opponent_samples`` for a seat not on
+    the bidder's side (D4) where it is set, else ``samples``."""
+    teams = R[L.R_TEAMS]
+    if (params[P_OPPONENT_SAMPLES] > 0 and st[L.BIDDER] >= 0
+            and side_of(me, teams) != side_of(st[L.BIDDER], teams)):
+        return int(params[P_OPPONENT_SAMPLES])
     return max(1, int(params[P_SAMPLES]))
 
 

@@ -135,3 +135,48 @@ def test_rollouts_set_the_deals_of_bidding_and_only_of_bidding():
                 changed += act(more) != a
             E.step(st, R, a)
     assert bids > 0 and changed > 0, (bids, changed)
+
+
+def test_opponent_samples_set_the_deals_of_the_bidders_opponents_only():
+    """``opponent_samples`` is the number of deals a seat opposing the bidder draws and
+    solves for a card (D4: not on the bidder's side); the bidder's side keeps ``samples``.
+    The generator's state after a decision tells how many deals were drawn, in plain
+    ``pimc`` and in the search over weighted deals (``pimc:net=``'s endgame) alike."""
+    from agents.belief_pimc_nb import PLACES, belief_actions
+    from cardsim.debertz.engine_nb import side_of
+
+    rules = DebertzRules(players=4, teams=True)
+    R = rules.pack()
+    two = np.array([2, 3000, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+    five = two.copy()
+    five[P.P_SAMPLES] = 5
+    mixed = two.copy()
+    mixed[P.P_OPPONENT_SAMPLES] = 5  # the bidder's side 2 deals, its opponents 5
+    seen = {True: 0, False: 0}
+    for game in range(4):
+        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
+        E.init_game(st, R, 29, game)
+        while st[L.PHASE] < L.PH_DEAL_END:
+            mask = E.legal_mask(st, R)
+            if st[L.PHASE] == L.PH_PLAY and mask & (mask - 1):
+                bidders = side_of(st[L.TURN], 1) == side_of(st[L.BIDDER], 1)
+                like = two if bidders else five
+                seen[bool(bidders)] += 1
+                for kernel in ("pimc", "weighted"):
+                    after = []
+                    for params in (mixed, like, five if bidders else two):
+                        rng = np.array([np.uint64(7)], dtype=np.uint64)
+                        if kernel == "pimc":
+                            a = pimc_decision(st, R, mask, params, rng, 0)
+                        else:
+                            a = belief_actions(GAME, st[None].copy(), R, np.array([0]), params,
+                                               np.zeros((1, 64, PLACES)), 1, 0.0, rng)[0]
+                        after.append((int(a), int(rng[0])))
+                    assert after[0] == after[1], (kernel, bidders, after)
+                    assert after[0][1] != after[2][1], (kernel, bidders, after)
+            E.step(st, R, pimc_decision(st, R, mask, two, np.array([np.uint64(5)]), 0))
+    assert seen[True] > 0 and seen[False] > 0, seen
+    agent = make_agent("pimc:samples=2,opponent_samples=5", "debertz")
+    assert agent.label == "pimc:opponent_samples=5,samples=2"
+    with pytest.raises(Exception, match="opponent_samples"):
+        make_agent("pimc:opponent_samples=-1", "debertz")
