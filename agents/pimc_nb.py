@@ -34,9 +34,9 @@ params)`` (the decisions training may label by the network's play-outs instead o
 heuristic's, experiments/train/labels_nb.py), ``drawn_phase(st, R, params)`` (which of
 training's ``drawn_phases`` a decision valued by play-outs of drawn deals is, or -1),
 ``rollout_count(params)``, ``solve_count(st, R, me, params)`` (the deals seat ``me``
-draws and solves for a card: Debertz's ``opponent_samples``), ``playout_value(deal, R, me, rng, i)`` (the
-result of a deal played out, for the seat to act), ``finished_value(deal, R, me)`` (that
-measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
+draws and solves for a card: Debertz's ``opponent_samples``), ``playout_value(deal, R, me,
+rng, i)`` (the result of a deal played out, for the seat to act), ``finished_value(deal,
+R, me)`` (that measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
 out)`` (whether each option's result is measured against its result on another deal, dealt
 into ``out``: Barbu's contract against an average hand), ``solver_table``,
 ``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
@@ -59,9 +59,8 @@ from cardsim.solve_nb import solve_root
 # ``pimc:net=NAME,search=`` leaves to the search (agents/belief_pimc_nb.py)
 DRAWN_PHASES = ("play", "double", "trump", "start_rank")
 
-# the option vector's first entries, the same in both games (agents.<game>.pimc OPTIONS)
-P_SAMPLES = 0
-P_NODES = 1
+# the option vector's entry the driver reads itself, the same in both games (agents.<game>.pimc
+# OPTIONS); the games' pieces read the others (``solve_count``, ``solve_options``, ...)
 P_MS = 2
 
 PIECES = "agents.{game}.pimc_nb"

@@ -44,8 +44,7 @@ class DebertzPIMC(CompiledAgent):
         "opponent_samples": Option(0, 0, 4096,
                                    "deals drawn per card-play decision by a seat opposing "
                                    "the bidder (not on the bidder's side, D4; 0: as many as "
-                                   "``samples``): the bidder's side has the contract to make "
-                                   "and gains most from more"),
+                                   "``samples``, which the bidder's side keeps)"),
     }
 
 
