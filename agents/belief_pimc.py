@@ -7,13 +7,13 @@ will meet: ``cardsim train`` with ``algorithm: beliefs``) where the unseen cards
 the seat's observation alone, and draws its deals accordingly
 (``agents/belief_pimc_nb.py``); everything else is ``pimc``'s, with its options.
 
-Options: ``beliefs`` (a shipped belief network's name, a checkpoint file or a training run
+Options: ``beliefs`` (a belief network of the model zoo, a checkpoint file or a training run
 directory), ``beta`` (how far to trust the beliefs: 0 draws as plain ``pimc``, 1 as the
 network says), ``draws`` (candidate deals drawn per deal kept), ``ratio`` (weigh what the
 beliefs add to the hard constraints the draws follow, not the beliefs whole) and every
 ``pimc`` option.
 
-``pimc:net=NAME`` (with or without ``beliefs=``) also asks a playing network (a shipped
+``pimc:net=NAME`` (with or without ``beliefs=``) also asks a playing network (a model zoo
 checkpoint, a file or a run directory, as ``neural:checkpoint=``) for its card, and card
 play measures its gains against that card instead of the game's own reference: in Barbu
 the card the search keeps unless another beats it by ``margin`` standard errors (the
@@ -61,7 +61,7 @@ OPTIONS: dict[str, Option] = {
 }
 # pimc's options that make it this agent, as ``cardsim agents`` lists them
 OPTION_HELP = {
-    "beliefs": "a belief network (cardsim train, algorithm beliefs): a shipped name, a "
+    "beliefs": "a belief network (cardsim train, algorithm beliefs): a model zoo name, a "
                "checkpoint file or a training run directory; pimc then draws its deals as "
                "the network believes the unseen cards lie",
     "net": "a playing network (as neural:checkpoint=): card play keeps its card unless "
@@ -98,10 +98,10 @@ class BeliefPIMC(Agent):
         search_phases = _names(options.pop("search", None), "search")
         search_in = _names(options.pop("search_in", None), "search_in")
         if net is not None and (not isinstance(net, str) or not net):
-            raise InvalidConfigError("pimc option net= needs a playing network: a shipped "
+            raise InvalidConfigError("pimc option net= needs a playing network: a zoo "
                                      "name, a checkpoint file or a training run directory")
         if path is not None and (not isinstance(path, str) or not path):
-            raise InvalidConfigError("pimc option beliefs= needs a belief network: a shipped "
+            raise InvalidConfigError("pimc option beliefs= needs a belief network: a zoo "
                                      "name, a checkpoint file or a training run directory")
         mine = {}
         for key, opt in OPTIONS.items():

@@ -118,15 +118,19 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
+def make_agent(spec: str | Mapping[str, Any], game: str, rules=None) -> Agent:
     """The agent a spec names, for ``game``; unknown names or options are clear errors.
     An agent object (anything with ``act``) is returned as it is.
 
     Args:
-        spec: ``"heuristic"``, ``"heuristic:aggression=0.7,swap=0"``, an import path
+        spec: ``"heuristic"``, ``"heuristic:aggression=0.7,swap=0"``, a preset of the table
+            (``"strongest"``, ``"fast:label=mine"``: ``agents.presets``), an import path
             ``"package.module:Name[:key=value,...]"``, a mapping ``{"name": ..., key: value}``
             or an agent object.
         game: ``"debertz"`` or ``"barbu"``.
+        rules: the rules of the table the agent is seated at (a rules object or its
+            conventions dict), which say what a preset means; None: the game's default
+            rules.
 
     Returns:
         The agent, with ``act(observations, legal_masks)`` and ``reset(seed)``.
@@ -146,6 +150,8 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
     if is_import_path(name):
         return _labelled(load_agent(name, options, game), label, spec)
     cls = _agent_class(game, name)
+    if cls is None and name not in AGENT_CLASSES:
+        return _preset_agent(name, options, label, spec, game, rules)
     if cls is None:
         raise InvalidConfigError(
             f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}, "
@@ -156,15 +162,43 @@ def make_agent(spec: str | Mapping[str, Any], game: str) -> Agent:
         from agents.belief_pimc import BeliefPIMC
 
         def make_network(net_options):  # the playing network, its prior made here
-            return make_agent({"name": "neural", **net_options}, game)
+            return make_agent({"name": "neural", **net_options}, game, rules)
 
         return _labelled(BeliefPIMC(game, options, make_network=make_network), label, spec)
+    if name == "neural":  # a zoo network plays with its card's own options
+        from agents.neural.zoo import network_options
+
+        given = options
+        options, from_card = network_options(options)
+        if from_card and label is None:  # named as the user wrote it, not with the card's
+            label = f"neural:{given['checkpoint']}" + "".join(
+                f",{k}={v}" for k, v in given.items() if k != "checkpoint")
     if name == "neural" and "prior" in options:
         # the network as the critic of a compiled agent's play (agents.neural.agent)
         prior = options["prior"]
-        prior = make_agent(prior, game) if isinstance(prior, str) else None
+        prior = make_agent(prior, game, rules) if isinstance(prior, str) else None
         return _labelled(cls(game=game, options=options, prior=prior), label, spec)
     return _labelled(cls(game=game, options=options), label, spec)
+
+
+def _preset_agent(name: str, options: dict, label: str | None, spec, game: str, rules):
+    """The agent preset ``name`` stands for at the table of ``rules``, labelled with the
+    preset's name (or ``label``)."""
+    from agents.presets import preset_names, preset_spec, table_of
+
+    table = table_of(game, rules)
+    if name not in preset_names(table):
+        raise InvalidConfigError(
+            f"unknown {game} agent {name!r}; agents: {', '.join(agent_names(game))}; "
+            f"presets at {table}: {', '.join(preset_names(table))}; or an import path "
+            f"package.module:Name")
+    target = preset_spec(name, game, rules)
+    if options:
+        raise InvalidConfigError(
+            f"preset {name!r} at {table} is {target}; it takes label= only (got "
+            f"{', '.join(sorted(options))}=): give that spec with your options instead")
+    agent = make_agent(target, game, rules)
+    return _labelled(agent, label or name, spec)
 
 
 def _label_option(options: dict, spec) -> str | None:

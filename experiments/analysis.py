@@ -80,7 +80,7 @@ def analyse(game: str, rules, st: np.ndarray, method: str, samples: int = 8,
                     note = "the open-hand solver values card play only"
         else:
             if not checkpoint:
-                raise InvalidConfigError("network values need a checkpoint (a shipped name "
+                raise InvalidConfigError("network values need a checkpoint (a model zoo name "
                                          "such as debertz-2p, a checkpoint file or a run "
                                          "directory)")
             key = (game, "neural", checkpoint)

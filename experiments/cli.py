@@ -292,7 +292,7 @@ def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:
                                  f"other seat ({others}); got {len(specs)}")
     per_seat = list(specs) * others if len(specs) == 1 else list(specs)
     per_seat.insert(seat, None)
-    return make_seat_agents(game, per_seat)
+    return make_seat_agents(game, per_seat, rules=rules)
 
 
 def run(args) -> int:

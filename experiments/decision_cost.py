@@ -119,7 +119,7 @@ def _rows(game: str, rules, specs: list[str], states) -> list[dict]:
     R = rules.pack()
     rows = []
     for spec in specs:
-        agent = make_agent(spec, game)
+        agent = make_agent(spec, game, rules)
         if is_compiled(agent):
             rows.append({"agent": agent.label,
                          "us_per_decision": compiled_us(agent, game, R, states)})

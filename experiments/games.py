@@ -14,7 +14,7 @@ def seat_agents(specs, game: str, rules) -> list:
     g = games.get(game)
     specs = list(specs) if specs else ["random"]
     n, sides = g.players(rules), g.sides(rules)
-    agents = [make_agent(s, game) for s in specs]
+    agents = [make_agent(s, game, rules) for s in specs]
     if len(agents) == 1:
         return agents * n
     if len(agents) == sides and sides != n:

@@ -30,9 +30,12 @@ from cardsim.table import agent_label, check_agent_rules
 PERSON = None  # a seat a person plays
 
 
-def make_seat_agents(game: str, specs: Iterable, cache: dict | None = None) -> list:
-    """Agents for the given specs (``None`` stays ``None``: a person's seat). One agent
-    object per distinct spec string; ``cache`` keeps them across calls."""
+def make_seat_agents(game: str, specs: Iterable, cache: dict | None = None, rules=None) -> list:
+    """Agents for the given specs (``None`` stays ``None``: a person's seat) at the table of
+    ``rules`` (which says what a preset means). One agent object per distinct spec string
+    and table; ``cache`` keeps them across calls."""
+    from agents.presets import table_of
+
     from agents.registry import make_agent
 
     cache = {} if cache is None else cache
@@ -42,12 +45,12 @@ def make_seat_agents(game: str, specs: Iterable, cache: dict | None = None) -> l
             out.append(None)
             continue
         if isinstance(spec, str):
-            key = (game, spec.strip())
+            key = (table_of(game, rules), spec.strip())
             if key not in cache:
-                cache[key] = make_agent(spec, game)
+                cache[key] = make_agent(spec, game, rules)
             out.append(cache[key])
         else:
-            out.append(make_agent(spec, game))
+            out.append(make_agent(spec, game, rules))
     return out
 
 

@@ -2,11 +2,11 @@
 a table of another, against that other agent in the same seat, on the same deals.
 
     python -m experiments.seat_swap --contract trumps \\
-        --agent neural:checkpoint=barbu-distill-netall --base heuristic \\
+        --agent neural:checkpoint=barbu --base heuristic \\
         [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
     python -m experiments.seat_swap --agent pimc --base heuristic --phases contract double
     python -m experiments.seat_swap --game debertz --players 3 \\
-        --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p-netplay \\
+        --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p \\
         [--phases play] [--tricks 1 3] [--deals 100] [--seed 7000] [--json]
 
 Each deal is played with ``--base`` in every seat and phase, then once for each seat s with
@@ -62,7 +62,7 @@ class Seat:
     """An agent deciding one engine row at a time, from the observations a table gives."""
 
     def __init__(self, spec: str, seed: int, game: str = "barbu", rules=None):
-        self.agent = make_agent(spec, game)
+        self.agent = make_agent(spec, game, rules)
         self.agent.reset(seed)
         if rules is not None and hasattr(self.agent, "check_rules"):
             self.agent.check_rules(rules)

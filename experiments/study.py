@@ -172,7 +172,7 @@ class Study:
             if len(self.skill_specs) != 2:
                 raise InvalidConfigError(f"skill takes two agents, the stronger then the "
                                          f"weaker; got {len(self.skill_specs)}")
-            self.skill_agents = [make_agent(s, game) for s in self.skill_specs]
+            self.skill_agents = [make_agent(s, game, base_rules) for s in self.skill_specs]
             self.patterns = seating_patterns(base_rules, 0, 1)
         specs = (g.measures.game_measure_specs if self.whole
                  else g.measures.measure_specs)(base_rules)

@@ -89,7 +89,7 @@ class Tournament:
                 parse_spec(spec)
         if len(agent_specs) < 2:
             raise InvalidConfigError("a tournament needs at least 2 agents")
-        self.agents = [make_agent(s, game) for s in agent_specs]
+        self.agents = [make_agent(s, game, rules) for s in agent_specs]
         # the specs as given, when every agent is named by one (what can be played again)
         self.specs = list(agent_specs) if all(isinstance(s, str) for s in agent_specs) \
             else None

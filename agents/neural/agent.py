@@ -2,8 +2,8 @@
 
 ``neural:checkpoint=PATH`` loads a checkpoint written by ``cardsim train`` (see
 ``agents.neural.checkpoint``), ``neural:checkpoint=RUN_DIR`` the latest checkpoint of a
-training run directory, ``neural:checkpoint=NAME`` one shipped with the package
-(``agents.neural.shipped``), and decides, for a batch of observations, the legal action with
+training run directory, ``neural:checkpoint=NAME`` a network of the model zoo
+(``agents.neural.zoo``), and decides, for a batch of observations, the legal action with
 the highest output (Q value for DMC, logit for PPO). On the CPU the forward is a compiled
 kernel (``agents.neural.forward_nb``: a sixth of torch's cost or less for one game, and the
 same choice whatever the batch), with the weights the network has when the agent is made; a
@@ -43,7 +43,7 @@ from agents.neural.forward_nb import (
     pack_weights,
 )
 from agents.neural.network import masked
-from agents.neural.shipped import checkpoint_path, playing_names
+from agents.neural.zoo import checkpoint_path, playing_names
 from cardsim import games
 from cardsim.games import GAMES
 from cardsim.envs.defaults import REWARD_SCALE
@@ -65,7 +65,7 @@ class NeuralAgent(Agent):
     games = GAMES
     OPTIONS: ClassVar[dict] = {}
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "checkpoint": f"a shipped checkpoint's name ({', '.join(playing_names())}), the "
+        "checkpoint": f"a model zoo network's name ({', '.join(playing_names())}), the "
                       "path of a checkpoint file written by cardsim train, or a training "
                       "run directory (its checkpoints/latest.pt) (required)",
         "prior": "a compiled agent (heuristic) whose action is played unless the network "

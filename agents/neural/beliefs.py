@@ -86,10 +86,10 @@ class Beliefs:
 
 
 def load_beliefs(text: str, game: str) -> Beliefs:
-    """The belief network a ``beliefs`` option names (a shipped name, a file or a training
+    """The belief network a ``beliefs`` option names (a model zoo name, a file or a training
     run directory), checked: a neural checkpoint of ``game`` whose algorithm is beliefs."""
     from agents.neural.checkpoint import load_checkpoint
-    from agents.neural.shipped import checkpoint_path
+    from agents.neural.zoo import checkpoint_path
 
     path = checkpoint_path(text)
     data = load_checkpoint(path, game=game)

@@ -66,14 +66,9 @@ def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
     The network is rebuilt in ``data["net"]`` (on the CPU, in evaluation mode)."""
     from agents.neural.network import ActionHeadNet
 
-    from agents.neural.shipped import is_name, shipped_names
-
     path = Path(path)
     if not path.is_file():
-        hint = ""
-        if is_name(str(path)):
-            hint = f" (and no shipped checkpoint of that name; shipped: {', '.join(shipped_names())})"
-        raise CheckpointError(f"checkpoint {path}: no such file{hint}")
+        raise CheckpointError(f"checkpoint {path}: no such file")
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - torch raises many kinds on a damaged file

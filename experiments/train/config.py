@@ -12,7 +12,7 @@
     steps_per_iteration: 128      # decision steps per iteration (fresh deals each iteration)
     iterations: 100               # the training budget
     hidden: [256, 256, 256]       # the network's trunk
-    init: null                    # or a checkpoint (path or shipped name) to start from
+    init: null                    # or a checkpoint (path or model zoo name) to start from
     opponents: null               # compiled agents in some seats (else all self-play)
     pool_share: 0.0               # share of games against an earlier checkpoint of the run
     eval_every: 10                # iterations between duplicate evaluations (0: none)
@@ -148,16 +148,18 @@ def _check_args(algorithm: str, args: Any) -> dict:
     return out
 
 
-def config_from_dict(data: Any, where: str = "config") -> TrainConfig:
+def config_from_dict(data: Any, where: str = "config", check_init: bool = True) -> TrainConfig:
     """A validated ``TrainConfig`` from a parsed YAML mapping. Raises ``InvalidConfigError`` naming
-    ``where`` (the file) and the key for an unknown key or an invalid value."""
+    ``where`` (the file) and the key for an unknown key or an invalid value. ``check_init``
+    False leaves ``init`` unloaded (a stage of a recipe, whose start is an earlier stage's
+    result)."""
     try:
-        return _validate(data)
+        return _validate(data, check_init)
     except InvalidConfigError as e:
         raise InvalidConfigError(f"{where}: {e}") from None
 
 
-def _validate(data: Any) -> TrainConfig:
+def _validate(data: Any, check_init: bool = True) -> TrainConfig:
     if not isinstance(data, dict):
         raise InvalidConfigError("a training config must be a mapping of keys")
     allowed = [f.name for f in dataclasses.fields(TrainConfig)]
@@ -200,7 +202,7 @@ def _validate(data: Any) -> TrainConfig:
             or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in cfg.hidden)):
         raise InvalidConfigError(f"config key 'hidden' must be a non-empty list of positive "
                                  f"layer widths, got {cfg.hidden!r}")
-    if cfg.init is not None:
+    if cfg.init is not None and check_init:
         _check_init(cfg)
     if isinstance(cfg.eval_opponents, str):
         cfg.eval_opponents = [cfg.eval_opponents]
@@ -231,7 +233,7 @@ def _validate(data: Any) -> TrainConfig:
     from agents.registry import make_agent
 
     for spec in cfg.eval_opponents:
-        make_agent(spec, cfg.game)
+        make_agent(spec, cfg.game, rules)
     if cfg.opponents is not None:
         from cardsim.envs.selfplay import SelfPlayBatch
 
@@ -240,14 +242,14 @@ def _validate(data: Any) -> TrainConfig:
 
 
 def init_network(cfg: TrainConfig):
-    """The network of checkpoint ``init`` (a path or a shipped name), checked against the
+    """The network of checkpoint ``init`` (a path or a model zoo name), checked against the
     run's game, rules and network (the value head of the algorithm); a ``hidden`` larger than
     the checkpoint's grows it (``agents.neural.network.grown``: the same outputs, room to
     learn more), as do observation pieces appended since it was made; any other difference
     is refused."""
     from agents.neural.checkpoint import load_checkpoint
     from agents.neural.network import grown
-    from agents.neural.shipped import checkpoint_path
+    from agents.neural.zoo import checkpoint_path
     from cardsim import games
     from cardsim.errors import CheckpointError
 
@@ -270,7 +272,7 @@ def _check_init(cfg: TrainConfig) -> None:
     from cardsim.errors import CheckpointError
 
     if not isinstance(cfg.init, str) or not cfg.init:
-        raise InvalidConfigError(f"config key 'init' must be a checkpoint path or shipped "
+        raise InvalidConfigError(f"config key 'init' must be a checkpoint path or model zoo "
                                  f"name, got {cfg.init!r}")
     try:
         init_network(cfg)
@@ -308,7 +310,7 @@ def read_yaml(path: Path) -> Any:
         raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
 
 
-def load_config(path) -> TrainConfig:
+def load_config(path, check_init: bool = True) -> TrainConfig:
     """The validated ``TrainConfig`` of the YAML file ``path`` (``read_yaml`` then
     ``config_from_dict``); raises ``InvalidConfigError`` naming the file."""
-    return config_from_dict(read_yaml(path), where=str(path))
+    return config_from_dict(read_yaml(path), where=str(path), check_init=check_init)

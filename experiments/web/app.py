@@ -234,8 +234,8 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                       "agents": agent_names(g), "conventions": rules.to_dict(),
                       "whole": kit.whole_item_name}
         try:
-            from agents.neural.shipped import shipped_names
-            checkpoints = shipped_names()
+            from agents.neural.zoo import playing_names
+            checkpoints = playing_names()
         except Exception:  # noqa: BLE001 - torch missing: no networks to offer
             checkpoints = []
         return {"games": out, "checkpoints": checkpoints, "methods": list(METHODS)}
@@ -279,9 +279,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                                      "your seat")
 
         def start():
-            agents = make_seat_agents(game, per_seat, agent_cache)
+            agents = make_seat_agents(game, per_seat, agent_cache, rules)
             if duplicate:
-                make_seat_agents(game, [duplicate], agent_cache)  # a bad spec fails now
+                make_seat_agents(game, [duplicate], agent_cache, rules)  # a bad spec fails now
             session = PlaySession(game, rules, agents, seed=seed, pause_at_deal_end=True)
             entry = {"session": session, "seat": seat, "duplicate": duplicate,
                      "specs": per_seat, "game": game}
@@ -383,7 +383,8 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         """The game's agents with the duplicate agent in the person's seat."""
         specs = list(entry["specs"])
         specs[entry["seat"]] = entry["duplicate"]
-        return make_seat_agents(entry["game"], specs, agent_cache)
+        return make_seat_agents(entry["game"], specs, agent_cache,
+                                entry["session"].rules)
 
     @app.get("/api/games/{gid}/duplicate")
     def duplicate(gid: str):

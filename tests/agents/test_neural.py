@@ -1,6 +1,8 @@
 """The neural agent: its network, checkpoints (round trip and every way one can be wrong),
 and legal play wherever agents are seated."""
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -200,120 +202,122 @@ def test_neural_agent_in_an_experiment_config(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "cannot be read" in err and str(path) in err
 
 
-def test_a_checkpoint_name_is_looked_up_among_the_shipped_ones(tmp_path, monkeypatch):
-    import agents.neural.shipped as shipped
+def test_a_checkpoint_name_is_looked_up_in_the_zoo(tmp_path, monkeypatch):
+    import json
 
-    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path)
+    import agents.neural.zoo as zoo
+
+    monkeypatch.setattr(zoo, "MODELS_DIR", tmp_path)
     net = write_checkpoint(tmp_path / "mine.pt")
+    (tmp_path / "mine.json").write_text(json.dumps({"name": "mine", "kind": "policy",
+                                                    "weights": "mine.pt", "options": {}}))
     agent = make_agent("neural:checkpoint=mine", "debertz")
     obs = torch.rand(3, net.obs_size)
     assert torch.equal(agent.net(obs), net(obs)) and agent.label == "neural:mine"
-    with pytest.raises(CheckpointError, match="no shipped checkpoint of that name; shipped: mine"):
+    with pytest.raises(CheckpointError, match="no network 'yours' in the model zoo; the zoo: "
+                                              "mine"):
         make_agent("neural:checkpoint=yours", "debertz")
 
 
-SHIPPED = {"debertz-2p": {"players": 2}, "debertz-2p-distill": {"players": 2},
-           "debertz-2p-distill-more": {"players": 2},
-           "debertz-2p-distill-self": {"players": 2},
-           "debertz-2p-distill-level": {"players": 2},
-           "debertz-2p-distill-anneal": {"players": 2},
-           "debertz-3p": {"players": 3}, "debertz-3p-anneal": {"players": 3},
-           "debertz-3p-netplay": {"players": 3}, "debertz-3p-exact": {"players": 3},
-           "debertz-3p-exact-anneal": {"players": 3},
-           "debertz-3p-exact-trick": {"players": 3},
-           "debertz-2v2": {"players": 4, "teams": True}, "barbu": {}, "barbu-distill": {},
-           "barbu-distill-self": {}, "barbu-distill-level": {},
-           "barbu-distill-anneal": {}, "barbu-distill-netplay": {},
-           "barbu-distill-netall": {}, "barbu-distill-early": {},
-           "barbu-distill-early-more": {}}
-SHIPPED_BELIEFS = {"debertz-2p-beliefs": {"players": 2},  # belief networks (pimc:beliefs=)
-                   "barbu-beliefs": {}}
-SHIPPED_CONFIGS = {"debertz-2p": "debertz_2p_dmc.yaml",
-                   "debertz-2p-distill": "debertz_2p_distill.yaml",
-                   "debertz-2p-distill-more": "debertz_2p_distill_more.yaml",
-                   "debertz-2p-distill-self": "debertz_2p_distill_self.yaml",
-                   "debertz-2p-distill-level": "debertz_2p_distill_level.yaml",
-                   "debertz-2p-distill-anneal": "debertz_2p_distill_anneal.yaml",
-                   "debertz-3p": "debertz_3p_distill.yaml",
-                   "debertz-3p-anneal": "debertz_3p_anneal.yaml",
-                   "debertz-3p-netplay": "debertz_3p_netplay.yaml",
-                   "debertz-3p-exact": "debertz_3p_exact.yaml",
-                   "debertz-3p-exact-anneal": "debertz_3p_exact_anneal.yaml",
-                   "debertz-3p-exact-trick": "debertz_3p_exact_trick.yaml",
-                   "debertz-2v2": "debertz_2v2_dmc.yaml", "barbu": "barbu_dmc.yaml",
-                   "barbu-distill": "barbu_distill.yaml",
-                   "barbu-distill-self": "barbu_distill_self.yaml",
-                   "barbu-distill-level": "barbu_distill_level.yaml",
-                   "barbu-distill-anneal": "barbu_distill_anneal.yaml",
-                   "barbu-distill-netplay": "barbu_distill_netplay.yaml",
-                   "barbu-distill-netall": "barbu_distill_netall.yaml",
-                   "barbu-distill-early": "barbu_distill_early.yaml",
-                   "barbu-distill-early-more": "barbu_distill_early_more.yaml",
-                   "debertz-2p-beliefs": "debertz_2p_beliefs.yaml",
-                   "barbu-beliefs": "barbu_beliefs.yaml"}
+# The zoo: every network with the table it plays (rules), its kind
+ZOO = {"debertz-2p": {"players": 2}, "debertz-3p": {"players": 3},
+       "debertz-2v2-critic": {"players": 4, "teams": True}, "barbu": {},
+       "barbu-specialist": {}, "barbu-critic": {}}
+ZOO_BELIEFS = {"debertz-2p-beliefs": {"players": 2}}  # belief networks (pimc:beliefs=)
 
 
-def test_every_shipped_checkpoint_is_tested():
-    from agents.neural.shipped import shipped_names
+def test_every_zoo_network_is_tested_and_the_zoo_is_small():
+    from agents.neural.zoo import MODELS_DIR, card, model_names, verify
 
-    assert set(shipped_names()) == set(SHIPPED) | set(SHIPPED_BELIEFS)
+    assert set(model_names()) == set(ZOO) | set(ZOO_BELIEFS)
+    assert len(model_names()) <= 8
+    assert sum(p.stat().st_size for p in MODELS_DIR.glob("*.pt")) <= 10e6
+    for name in model_names():
+        verify(name)  # the weights are the card's (sha256)
+        assert card(name)["name"] == name
 
 
 def test_the_checkpoint_option_help_names_every_playing_network():
     from agents.neural.agent import NeuralAgent
-    from agents.neural.shipped import playing_names
+    from agents.neural.zoo import playing_names
 
-    assert sorted(playing_names()) == sorted(SHIPPED)
+    assert sorted(playing_names()) == sorted(ZOO)
     help_text = NeuralAgent.OPTION_HELP["checkpoint"]
-    assert all(name in help_text for name in SHIPPED)
-    assert not any(name in help_text for name in SHIPPED_BELIEFS)
+    assert all(name in help_text for name in ZOO)
+    assert not any(name in help_text for name in ZOO_BELIEFS)
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED_BELIEFS))
-def test_shipped_belief_networks_load_by_name(name):
+@pytest.mark.parametrize("name", sorted(ZOO_BELIEFS))
+def test_zoo_belief_networks_load_by_name(name):
     from agents.neural.beliefs import PLACES, load_beliefs
 
     game = name.split("-")[0]
     beliefs = load_beliefs(name, game)
-    beliefs.check_rules(games.get(game).make_rules(None, SHIPPED_BELIEFS[name]))
+    beliefs.check_rules(games.get(game).make_rules(None, ZOO_BELIEFS[name]))
     logp = beliefs.log_places(np.zeros((3, games.get(game).obs_size), dtype=np.float32))
     assert logp.shape == (3, 64, PLACES)
     with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
         make_agent(f"neural:checkpoint={name}", game)
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED))
-def test_shipped_checkpoints_load_by_name_and_beat_random(name):
-    from agents.neural.shipped import SHIPPED_DIR, shipped_names
+@pytest.mark.parametrize("name", sorted(ZOO))
+def test_zoo_networks_load_by_name_and_beat_random(name):
+    from agents.neural.zoo import card
     from experiments.tournament import Tournament
 
-    assert name in shipped_names()
-    assert (SHIPPED_DIR / f"{name}.pt").stat().st_size < 5e6   # small enough to ship
-    assert (SHIPPED_DIR / f"{name}.yaml").is_file() and (SHIPPED_DIR / f"{name}.png").is_file()
     game = name.split("-")[0]
-    rules = games.get(game).make_rules(None, SHIPPED[name])
+    rules = games.get(game).make_rules(None, ZOO[name])
+    assert card(name)["rules_hash"] == rules.rules_hash()
     result = Tournament(game, rules, [f"neural:checkpoint={name}", "random"], deals=200,
                         seed=12345).run()
     pair = result["pairings"][0]
     assert pair["difference"] - pair["difference_ci95"] > 0, pair
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED_CONFIGS))
-def test_shipped_checkpoints_were_made_by_the_ready_configs(name):
-    # the ready config, trained with `cardsim train`, is what made the shipped network
+def test_a_zoo_card_gives_the_network_its_own_options_and_a_spec_replaces_them():
+    critic = make_agent("neural:checkpoint=barbu-critic", "barbu")
+    assert critic.label == "neural:barbu-critic"
+    assert critic.prior is not None and len(critic.nets) == 2  # the specialist seated
+    assert critic.margins.tolist() == pytest.approx([0.01, 0.02, 0.02, 0.01, 0.01, 0.01,
+                                                     0.06, 0.04])
+    wider = make_agent("neural:checkpoint=barbu-critic,margin_domino=8", "barbu")
+    assert wider.label == "neural:barbu-critic,margin_domino=8"
+    assert wider.margins[-1] == pytest.approx(0.08)
+    plain = make_agent("neural:checkpoint=barbu", "barbu")
+    assert plain.prior is None and len(plain.nets) == 1
+    assert make_agent("pimc:net=barbu-critic,endgame=4", "barbu").net.prior is not None
+
+
+@pytest.mark.parametrize("old, says", [
+    ("debertz-2p-distill-anneal", "now called 'debertz-2p' (the same weights)"),
+    ("debertz-3p-netplay", "no longer shipped: 'debertz-3p' replaces it in the model zoo; "
+                           "configs/train/debertz_3p_netplay.yaml trained it"),
+    ("barbu-beliefs", "no longer shipped; configs/train/barbu_beliefs.yaml trained it")])
+def test_a_retired_network_name_says_what_replaces_it(old, says):
+    game = old.split("-")[0]
+    with pytest.raises(CheckpointError, match=re.escape(says)):
+        make_agent(f"neural:checkpoint={old}", game)
+
+
+@pytest.mark.parametrize("name", sorted(set(ZOO) | set(ZOO_BELIEFS)))
+def test_zoo_cards_name_the_recipe_that_made_them(name):
+    # each stage's config exists and is the config of the run that made it, the last
+    # stage's iterations are those the network was saved at
     from pathlib import Path
 
-    import yaml
+    from agents.neural.zoo import card, weights_path
+    from experiments.train.config import load_config
 
-    from agents.neural.shipped import SHIPPED_DIR
-    from experiments.train.config import config_from_dict, load_config
-
-    ready = load_config(Path(__file__).resolve().parents[2] / "configs" / "train" /
-                        SHIPPED_CONFIGS[name])
-    shipped = config_from_dict(yaml.safe_load((SHIPPED_DIR / f"{name}.yaml").read_text()))
-    assert ready == shipped
-    training = load_checkpoint(SHIPPED_DIR / f"{name}.pt")["training"]
-    assert training["iteration"] == ready.iterations
+    root = Path(__file__).resolve().parents[2]
+    c = card(name)
+    for stage in c["recipe"]["stages"]:
+        cfg = load_config(root / stage["config"], check_init=False)
+        assert cfg.name == stage["name"] and cfg.algorithm == stage["algorithm"]
+    last = c["recipe"]["stages"][-1 if c["kind"] != "critic" or name != "barbu-critic"
+                                 else -2]
+    training = load_checkpoint(weights_path(name))["training"]
+    assert training["iteration"] == last["iterations"]
+    assert c["training"]["stages"] == len(c["recipe"]["stages"])
 
 
 def barbu_positions(n=48, seed=5):

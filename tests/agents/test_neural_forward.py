@@ -66,9 +66,9 @@ def test_pack_weights_refuses_layers_that_do_not_chain():
         pack_weights([(np.zeros((8, 5)), np.zeros(8)), (np.zeros((3, 7)), np.zeros(3))])
 
 
-@pytest.mark.parametrize("name, table", [("debertz-2p-distill-more", {"players": 2}),
-                                         ("barbu-distill", {})])
-def test_shipped_networks_choose_as_torch_does_on_game_positions(name, table):
+@pytest.mark.parametrize("name, table", [("debertz-2p", {"players": 2}),
+                                         ("barbu", {})])
+def test_zoo_networks_choose_as_torch_does_on_game_positions(name, table):
     from experiments.strength_cost import decision_positions, observed_positions
 
     game = name.split("-")[0]

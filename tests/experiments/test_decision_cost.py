@@ -46,7 +46,7 @@ def test_a_long_agent_label_is_wrapped_at_its_commas_for_the_plots_legend():
     from experiments.run import _legend_label
 
     assert _legend_label("pimc:samples=8") == "pimc:samples=8"
-    label = "pimc:net=barbu-distill-netall," + ",".join(f"net_margin_{k}=2" for k in range(30))
+    label = "pimc:net=barbu," + ",".join(f"net_margin_{k}=2" for k in range(30))
     lines = _legend_label(label, width=60).split("\n")
     assert len(lines) > 3 and all(len(line) <= 61 for line in lines)
     assert "".join(lines) == label and all(line.endswith(",") for line in lines[:-1])

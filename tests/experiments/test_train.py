@@ -10,7 +10,7 @@ import torch
 import yaml
 
 from agents.neural import ActionHeadNet, NeuralAgent, load_checkpoint
-from agents.neural.shipped import checkpoint_path
+from agents.neural.zoo import checkpoint_path
 from agents.registry import make_agent
 from cardsim import games
 from cardsim.errors import InvalidConfigError
@@ -49,11 +49,12 @@ def tiny_config(tmp_path, base: dict | Path, **over) -> Path:
 
 
 def test_ready_configs_cover_both_games_and_algorithms():
-    seen = {(load_config(p).game, load_config(p).algorithm) for p in CONFIGS}
+    configs = [load_config(p, check_init=False) for p in CONFIGS]  # a stage's init: its run
+    seen = {(c.game, c.algorithm) for c in configs}
     assert seen == {("debertz", "dmc"), ("debertz", "ppo"), ("barbu", "dmc"), ("barbu", "ppo"),
                     ("debertz", "distill"), ("barbu", "distill"), ("debertz", "beliefs"),
                     ("barbu", "beliefs")}
-    assert any(load_config(p).rules.get("teams") for p in CONFIGS)
+    assert any(c.rules.get("teams") for c in configs)
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
@@ -331,7 +332,7 @@ def test_train_command_prints_the_summary_and_resumes(tmp_path, capsys):
 def test_readme_training_config_is_valid():
     from experiments.train.config import config_from_dict
 
-    # the config shown on the training page of the docs is the shipped debertz-2p's
+    # the config shown on the training page of the docs is debertz_2p_dmc.yaml
     page = (Path(__file__).resolve().parents[2] / "docs" / "training.md").read_text()
     section = page[page.index("## Training configs"):]
     block = section[section.index("```yaml") + 7:section.index("```", section.index("```yaml")
@@ -427,39 +428,45 @@ def test_tensorboard_scalars_when_the_package_is_there(tmp_path, monkeypatch, al
     assert max(s for _, _, s in written) == summary["decisions"]
 
 
-def test_ship_writes_a_bare_checkpoint_its_config_and_curve(tmp_path, capsys):
+def test_ship_adds_a_bare_checkpoint_and_its_model_card_to_the_zoo(tmp_path, capsys):
+    from agents.neural.zoo import file_sha256
     from experiments.train.ship import main as ship_main
 
-    player = next(p for p in CONFIGS if load_config(p).algorithm != "beliefs")
+    player = next(p for p in CONFIGS if load_config(p, check_init=False).algorithm
+                  not in ("beliefs",))
     base = yaml.safe_load(player.read_text())
     run_dir, _ = start_training(tiny_config(tmp_path, base, iterations=1, eval_every=1),
                                 tmp_path / "runs")
-    folder = tmp_path / "shipped"
-    assert ship_main([str(run_dir), "tiny", "--folder", str(folder)]) == 0
+    folder = tmp_path / "models"
+    assert ship_main([str(run_dir), "tiny", "--folder", str(folder), "--options",
+                      "prior=heuristic,margin=2", "--summary", "a tiny test"]) == 0
     data = load_checkpoint(folder / "tiny.pt")
     full = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
     assert "optimizer" not in data["training"] and data["training"]["iteration"] == 1
     for k, v in full["model"].items():
         assert torch.equal(data["model"][k], v)
-    assert yaml.safe_load((folder / "tiny.yaml").read_text()) == dict(\
-        yaml.safe_load((run_dir / "config.yaml").read_text()), name="tiny")
-    assert (folder / "tiny.png").stat().st_size > 1000
+    card = json.loads((folder / "tiny.json").read_text())
+    assert card["name"] == "tiny" and card["kind"] == "critic" and card["summary"] == "a tiny test"
+    assert card["options"] == {"prior": "heuristic", "margin": 2}
+    assert card["sha256"] == file_sha256(folder / "tiny.pt") and card["weights"] == "tiny.pt"
+    assert card["rules_hash"] == data["rules_hash"] and card["game"] == base["game"]
+    [stage] = card["recipe"]["stages"]
+    assert stage["iterations"] == 1 and stage["decisions"] == full["training"]["counts"][
+        "decisions"] and stage["config"].endswith("config.yaml")
     capsys.readouterr()
     assert ship_main([str(tmp_path), "tiny", "--folder", str(folder)]) == 2
     assert "not a training run directory" in capsys.readouterr().err
     assert ship_main([str(run_dir), "a/b", "--folder", str(folder)]) == 2
-    # a name already shipped is kept unless --force
+    # a name already in the zoo is kept unless --force
     shipped = {p.name: p.read_bytes() for p in folder.iterdir()}
-    (folder / "tiny.yaml").write_text("edited\n")
-    shipped["tiny.yaml"] = b"edited\n"
     capsys.readouterr()
     assert ship_main([str(run_dir), "tiny", "--folder", str(folder)]) == 2
     err = capsys.readouterr().err
     assert "tiny.pt already exists" in err and "--force" in err
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == shipped
     assert ship_main([str(run_dir), "tiny", "--folder", str(folder), "--force"]) == 0
-    assert yaml.safe_load((folder / "tiny.yaml").read_text())["name"] == "tiny"
-    assert sorted(p.name for p in folder.iterdir()) == ["tiny.png", "tiny.pt", "tiny.yaml"]
+    assert json.loads((folder / "tiny.json").read_text())["options"] == {}
+    assert sorted(p.name for p in folder.iterdir()) == ["tiny.json", "tiny.pt"]
     # a run directory as a neural agent's checkpoint: its latest.pt, named by a label
     agent = make_agent(f"neural:checkpoint={run_dir},label=mine", base["game"])
     assert agent.label == "mine"
@@ -529,12 +536,12 @@ def test_init_from_a_network_made_before_pieces_were_appended(tmp_path):
     reads the whole vector and computes, before training, what the checkpoint did."""
     from experiments.train.loop import Trainer
 
-    start = load_checkpoint(checkpoint_path("debertz-2p-distill-anneal"))["net"]
+    start = load_checkpoint(checkpoint_path("debertz-2p"))["net"]
     kit = games.get("debertz")
     assert start.obs_size < kit.obs_size
     base = dict(name="t", game="debertz", rules={"players": 2}, algorithm="distill",
                 eval_opponents=["random"])
-    config = tiny_config(tmp_path, base, init="debertz-2p-distill-anneal",
+    config = tiny_config(tmp_path, base, init="debertz-2p",
                          hidden=list(start.hidden))
     trainer = Trainer(tmp_path, load_config(config), torch.device("cpu"))
     assert trainer.net.obs_size == kit.obs_size
