@@ -17,7 +17,9 @@
                           [--rule NAME=VALUE]... [--seed S] [--deals N] [--delay SECONDS]
     cardsim serve [--host 127.0.0.1] [--port 8000] [--runs DIR] [--records DIR]...
     cardsim rules GAME        (every convention with its default)
-    cardsim agents GAME       (the agents and their options)
+    cardsim agents GAME [--players P] [--teams]   (the table's presets, then every agent)
+    cardsim models [NAME] [--json]                (the model zoo; a network's card)
+    cardsim leaderboard [TABLE ...] [--run | --ingest RUN_DIR ... | --write | --check]
     cardsim --version
 
 GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value,key=value``
@@ -212,10 +214,30 @@ def build_parser() -> argparse.ArgumentParser:
                        help="another directory whose hand-record files may be opened "
                             "(repeatable)")
 
-    for name, text in (("rules", "list a game's conventions"),
-                       ("agents", "list a game's agents and options")):
-        q = sub.add_parser(name, help=text)
-        q.add_argument("game", choices=GAMES)
+    q = sub.add_parser("rules", help="list a game's conventions")
+    q.add_argument("game", choices=GAMES)
+    q = sub.add_parser("agents", help="a table's presets (spec, strength against pimc, cost), "
+                                      "then every agent and its options")
+    q.add_argument("game", choices=GAMES)
+    q.add_argument("--players", type=int, choices=(2, 3, 4), help="Debertz: players (default 2)")
+    q.add_argument("--teams", action="store_true", help="Debertz: 2 against 2")
+    q = sub.add_parser("models", help="the model zoo: the shipped networks and their cards")
+    q.add_argument("name", nargs="?", help="a network: show its model card")
+    q.add_argument("--json", action="store_true")
+    q = sub.add_parser("leaderboard", help="each table's ladder standings, from the kept "
+                                           "results; --run reruns a ladder")
+    q.add_argument("tables", nargs="*", metavar="TABLE",
+                   help="debertz-2p, debertz-3p, debertz-4p, debertz-2v2, barbu (default all)")
+    q.add_argument("--run", action="store_true",
+                   help="run the tables' ladders (configs/ladder_*.yaml), keep their results "
+                        "and rewrite the pages")
+    q.add_argument("--ingest", nargs="+", metavar="RUN_DIR",
+                   help="keep finished ladder runs' results and rewrite the pages")
+    q.add_argument("--write", action="store_true",
+                   help="rewrite the pages and model cards from the kept results")
+    q.add_argument("--check", action="store_true",
+                   help="exit 1 where a page or card differs from the kept results")
+    q.add_argument("--json", action="store_true")
     for q in sub.choices.values():  # --debug before or after the command
         _debug_arg(q, argparse.SUPPRESS)
     return p
@@ -307,9 +329,21 @@ def run(args) -> int:
 
         print(games.get(args.game).rules_cls.describe())
     elif args.command == "agents":
+        from agents.presets import table_of
         from agents.registry import describe_agents
+        from experiments.leaderboard import describe_presets
 
+        rules = make_rules(args.game, args.players, args.teams)
+        print(describe_presets(table_of(args.game, rules)) + "\n")
         print(describe_agents(args.game))
+    elif args.command == "models":
+        from experiments.models import main as models_main
+
+        return models_main(args)
+    elif args.command == "leaderboard":
+        from experiments.leaderboard import main as leaderboard_main
+
+        return leaderboard_main(args)
     elif args.command == "simulate":
         from experiments.simulate import simulate
 

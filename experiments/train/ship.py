@@ -51,6 +51,7 @@ def stage_of(training: dict, config_name: str) -> dict:
     counts = training.get("counts", {})
     labelled = sum(m.get("labelled", 0) for m in training.get("metrics", []))
     return {"name": training["config"].get("name"), "config": config_name,
+            "init": training["config"].get("init"),
             "algorithm": training["config"].get("algorithm"),
             "iterations": training.get("iteration"), "decisions": counts.get("decisions"),
             "labelled": labelled or None, "seconds": round(counts.get("seconds", 0))}

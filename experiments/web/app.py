@@ -238,7 +238,11 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             checkpoints = playing_names()
         except Exception:  # noqa: BLE001 - torch missing: no networks to offer
             checkpoints = []
-        return {"games": out, "checkpoints": checkpoints, "methods": list(METHODS)}
+        from agents.presets import TABLES, preset_names
+
+        presets = {t: preset_names(t) for t in TABLES}  # the seat menus' named players
+        return {"games": out, "checkpoints": checkpoints, "methods": list(METHODS),
+                "presets": presets}
 
     @app.post("/api/games")
     async def new_game(request: Request):
@@ -540,6 +544,30 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return out
 
     # --- leaderboard ----------------------------------------------------------------------
+    @app.get("/api/leaderboard")
+    def leaderboard():
+        """Each table's kept ladder (experiments.leaderboard): the standings the docs'
+        leaderboard shows, strongest first."""
+        from agents.presets import TABLES
+        from experiments import leaderboard as lb
+
+        out = []
+        for table in TABLES:
+            data = lb.load(table)
+            item = {"table": table, "title": lb.TITLES[table], "ladder": None}
+            if data is not None:
+                ref = data["reference"]
+                rows = [{"spec": r["spec"], "presets": r["presets"],
+                         "points": lb.fmt_points(r["points_per_deal"], r["ci95"]),
+                         "versus": "0" if r["spec"] == ref else
+                         lb.fmt_diff(lb.difference(data, r["spec"], ref)),
+                         "us": lb.fmt_us(r["us_per_decision"])} for r in lb.standings(data)]
+                item["ladder"] = {k: data[k] for k in ("deals", "seed", "date", "reference",
+                                                       "config")}
+                item["ladder"]["rows"] = rows
+            out.append(item)
+        return {"tables": out}
+
     @app.get("/api/runs")
     def list_runs():
         base = roots.roots.get("runs")

@@ -310,9 +310,12 @@ def test_zoo_cards_name_the_recipe_that_made_them(name):
 
     root = Path(__file__).resolve().parents[2]
     c = card(name)
+    previous = None
     for stage in c["recipe"]["stages"]:
         cfg = load_config(root / stage["config"], check_init=False)
         assert cfg.name == stage["name"] and cfg.algorithm == stage["algorithm"]
+        assert stage["init"] == previous  # each stage starts from the one before
+        previous = stage["name"]
     last = c["recipe"]["stages"][-1 if c["kind"] != "critic" or name != "barbu-critic"
                                  else -2]
     training = load_checkpoint(weights_path(name))["training"]

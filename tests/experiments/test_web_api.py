@@ -61,6 +61,18 @@ def test_meta(client):
     assert set(meta["games"]) == {"debertz", "barbu"}
     assert "heuristic" in meta["games"]["debertz"]["agents"]
     assert meta["games"]["debertz"]["conventions"]["target"] == 501
+    assert meta["presets"]["debertz-3p"][:3] == ["strongest", "fast", "network"]
+
+
+def test_a_preset_seats_the_tables_named_player(client):
+    # "network" at 2 against 2 is the critic of that table, at Barbu Barbu's
+    r = client.post("/api/games", json={"game": "debertz", "players": 4, "teams": True,
+                                        "seat": 0, "agents": ["network"], "seed": 4})
+    assert r.status_code == 200, r.json()
+    assert r.json()["view"]["labels"] == ["you", "network", "network", "network"]
+    r = client.post("/api/games", json={"game": "debertz", "players": 4, "seat": 0,
+                                        "agents": ["network"], "seed": 4})
+    assert r.status_code == 400 and "presets at debertz-4p" in r.json()["error"]
 
 
 def test_debertz_deal_illegal_action_refused(client):
@@ -186,6 +198,19 @@ def test_replay_refuses_huge_files(client, monkeypatch):
     monkeypatch.setattr(web_files, "MAX_RECORD_BYTES", 10)
     r = client.get("/api/replay", params={"root": "records", "path": "debertz.jsonl"})
     assert r.status_code == 400 and "not read" in r.json()["error"]
+
+
+def test_leaderboard_standings_are_the_kept_ladders(client):
+    from experiments import leaderboard as lb
+
+    tables = client.get("/api/leaderboard").json()["tables"]
+    assert [t["table"] for t in tables] == list(lb.TABLES)
+    for t in tables:
+        data = lb.load(t["table"])
+        assert (t["ladder"] is None) == (data is None)
+        if data is not None:
+            assert [r["spec"] for r in t["ladder"]["rows"]] == [
+                r["spec"] for r in lb.standings(data)]
 
 
 def test_leaderboard(client):

@@ -76,6 +76,21 @@ async function loadMeta() {
   setupSeats();
 }
 
+// the seat menus: the table's named players, then every agent of the game
+function fillAgentMenu() {
+  const game = $("game").value, size = tableSize();
+  const table = game !== "debertz" ? game
+    : size.teams ? "debertz-2v2" : `debertz-${size.players}p`;
+  const menu = $("agent-menu");
+  menu.innerHTML = "";
+  const names = [...(META.presets[table] || []), ...META.games[game].agents];
+  for (const name of [...new Set(names)]) {
+    const o = document.createElement("option");
+    o.value = name;
+    menu.appendChild(o);
+  }
+}
+
 function tableSize() {
   const info = META.games[$("game").value];
   if (info.player_counts.length === 1) return { players: info.player_counts[0], teams: false };
@@ -96,6 +111,7 @@ function setupSeats() {
     s.appendChild(o);
   }
   s.value = Math.min(keep, n - 1);
+  fillAgentMenu();
   checkpointFor($("checkpoint"), $("game").value);
 }
 
@@ -598,7 +614,42 @@ function playViewer(el, plays, k) {
 }
 
 // --- leaderboard ------------------------------------------------------------------------
+async function loadLadders() {
+  const box = $("ladders");
+  box.innerHTML = "";
+  const r = await api("GET", "/api/leaderboard");
+  for (const t of r.tables) {
+    const h = document.createElement("h2");
+    h.textContent = t.title;
+    box.appendChild(h);
+    if (!t.ladder) {
+      const p = document.createElement("p");
+      p.textContent = `Not run yet: cardsim leaderboard --run ${t.table}`;
+      box.appendChild(p);
+      continue;
+    }
+    const p = document.createElement("p");
+    p.textContent = `${t.ladder.config}: ${t.ladder.deals.toLocaleString("en")} deals a pairing, seed ${t.ladder.seed}, ${t.ladder.date}`;
+    box.appendChild(p);
+    const table = document.createElement("table");
+    table.className = "ladder";
+    const head = ["#", "agent", "preset", "points per deal", "− " + t.ladder.reference, "µs per decision"];
+    const tr = document.createElement("tr");
+    for (const text of head) { const th = document.createElement("th"); th.textContent = text; tr.appendChild(th); }
+    table.appendChild(tr);
+    t.ladder.rows.forEach((row, i) => {
+      const line = document.createElement("tr");
+      for (const text of [i + 1, row.spec, row.presets.join(", "), row.points, row.versus, row.us]) {
+        const td = document.createElement("td"); td.textContent = text; line.appendChild(td);
+      }
+      table.appendChild(line);
+    });
+    box.appendChild(table);
+  }
+}
+
 async function loadRuns() {
+  loadLadders().catch((e) => show(e.message));
   try {
     const r = await api("GET", "/api/runs");
     const list = $("run-list");
