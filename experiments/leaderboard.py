@@ -173,10 +173,9 @@ def preset_rows(table: str) -> list[dict]:
         if data is not None:
             me = agent_row(data, entry["spec"])
             if me is not None:
-                vs = (difference(data, entry["spec"], data["reference"])
-                      if canonical(entry["spec"]) != data["reference"] else
-                      {"difference": 0.0, "ci95": 0.0, "items": data["deals"]})
-                row["measured"] = {
+                same = canonical(entry["spec"]) == data["reference"]
+                vs = None if same else difference(data, entry["spec"], data["reference"])
+                row["measured"] = {"is_reference": same,
                     "points_per_deal": me["points_per_deal"], "ci95": me["ci95"],
                     "against": data["reference"], "versus": vs,
                     "deals": data["deals"], "seed": data["seed"], "date": data["date"],
@@ -249,9 +248,11 @@ def describe_presets(table: str) -> str:
         if m is None:
             lines.append(f"  {'':{width}s}  not measured in the ladder")
         else:
-            lines.append(f"  {'':{width}s}  {fmt_diff(m['versus'])} against {m['against']} "
-                         f"({m['deals']:,} deals, seed {m['seed']}, {m['date']}); "
-                         f"{fmt_us(m['us_per_decision'])} µs a decision")
+            vs = ("it is the reference" if m["is_reference"] else
+                  f"{fmt_diff(m['versus'])} against {m['against']}")
+            lines.append(f"  {'':{width}s}  {vs} ({m['deals']:,} deals, seed {m['seed']}, "
+                         f"{m['date']}); {m['points_per_deal']:.2f} points a deal in the "
+                         f"ladder; {fmt_us(m['us_per_decision'])} µs a decision")
     return "\n".join(lines)
 
 
@@ -304,8 +305,9 @@ def readme_table() -> str:
             if row["preset"] not in ("strongest", "fast"):
                 continue
             m = row["measured"]
-            lines.append(f"| {TITLES[table]} | `{row['preset']}` | `{row['spec']}` | "
-                         f"{fmt_diff(m['versus']) if m else 'not measured'} | "
+            vs = ("not measured" if m is None else "the reference" if m["is_reference"]
+                  else fmt_diff(m["versus"]))
+            lines.append(f"| {TITLES[table]} | `{row['preset']}` | `{row['spec']}` | {vs} | "
                          f"{fmt_us(m['us_per_decision']) if m else 'not measured'} |")
     return "\n".join(lines + ["", README_END])
 
