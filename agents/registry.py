@@ -118,6 +118,16 @@ def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+def canonical(spec) -> str:
+    """A spec written one way (options sorted, ``label`` left out), to tell whether two
+    specs name the same agent: ``pimc:samples=16,nodes=50000`` and
+    ``pimc:nodes=50000,samples=16,label=x`` are the same."""
+    name, options = parse_spec(spec)
+    options.pop("label", None)
+    body = ",".join(f"{k}={options[k]}" for k in sorted(options))
+    return f"{name}:{body}" if body else name
+
+
 def make_agent(spec: str | Mapping[str, Any], game: str, rules=None) -> Agent:
     """The agent a spec names, for ``game``; unknown names or options are clear errors.
     An agent object (anything with ``act``) is returned as it is.

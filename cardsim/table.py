@@ -17,6 +17,13 @@ Seatings where every agent is compiled run on the block loops (``table_nb.simula
 Both play the same items with the same random streams, so a game's result does not depend on
 the path, the batch size or the thread count.
 
+What each agent's decisions cost (``duplicate(..., cost=)``, a cost record of
+``cardsim.decision_cost_nb``): a compiled agent's decisions are counted in the loops and one
+in ``SAMPLE_EVERY`` timed there (cardsim.decision_cost_nb says on which clock); a Python
+agent's every batched ``act`` call is timed whole on the process's CPU clock (all its
+threads: a network's torch threads, a search's own), and its decisions are the games in the
+batch.
+
 The observations a Python agent receives carry, as ``observations.engine``, the engine rows of
 their games: that is how a compiled agent's own ``act`` can be called from Python (it reads
 only what its seat may know); a Python agent's decision must use the vectors alone.
@@ -24,6 +31,7 @@ only what its seat may know); a Python agent's decision must use the vectors alo
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple
 
@@ -31,6 +39,8 @@ import numpy as np
 
 from cardsim import games, table_nb
 from cardsim.compile_notice import compiling
+from cardsim.decision_cost_nb import (CLOCK_NS, DECISIONS, TIMED, TIMED_NS, empty_cost,
+                                      first_phases)
 from cardsim.errors import AgentError, CardsimError, IllegalActionError, InvalidConfigError
 from cardsim.policy_nb import PYTHON, RANDOM_POLICIES, PolicySet
 from cardsim.runtime import blocks_for, threads
@@ -235,9 +245,12 @@ class Table:
 
     # --- duplicate play -------------------------------------------------------------------
     def duplicate(self, seating: Seating, seed: int, first: int, n: int, whole: bool,
-                  force: bool = False, detail: bool = False, n_threads: int = 1):
+                  force: bool = False, detail: bool = False, n_threads: int = 1,
+                  cost: np.ndarray | None = None):
         """Items ``first .. first + n - 1``, each once per pattern of ``seating``. Returns
-        ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``."""
+        ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``; what each
+        agent's decisions cost is added to ``cost`` (a cost record with a row per agent of
+        the seating, cardsim.decision_cost_nb) when given."""
         if force and not self.game.item_labels:
             raise InvalidConfigError(f"{self.game.title} has no contracts to force")
         check_agent_rules(seating.agents, self.rules)
@@ -246,7 +259,8 @@ class Table:
             if seating.all_compiled:
                 return table_nb.duplicate(self.tag, seating.policies, self.R, seed, first, n,
                                           whole, force, seating.patterns, agent_kinds,
-                                          seating.params, detail, blocks_for(n, n_threads))
+                                          seating.params, detail, blocks_for(n, n_threads),
+                                          cost)
             n_agents = len(seating.agents)
             P = seating.patterns.shape[0]
             points = np.zeros((n, n_agents))
@@ -263,6 +277,8 @@ class Table:
                 rows = _Rows(self, seating, first + local, pattern, seed, whole,
                              duplicate=True, force=force, n_threads=n_threads)
                 rows.play(None)
+                if cost is not None:
+                    cost += rows.cost
                 table_nb.duplicate_results(self.tag, rows.S, self.R, whole, local, pattern,
                                            seating.patterns, points, wins, deals, labels,
                                            seat_pts, detail)
@@ -287,6 +303,8 @@ class _Rows:
         self.stats = np.zeros((k, g.num_stats), dtype=np.int64)
         self.n_blocks = blocks_for(k, n_threads)
         self.kinds, self.params = seating.seat_arrays()
+        self.cost = empty_cost(len(seating.agents))  # what each agent's decisions cost
+        self.phase = first_phases(self.items, self.row_pattern)  # which are timed
         table_nb.start_rows(table.tag, self.S, table.R, self.rng, seed, self.items,
                             self.row_pattern, self.whole, duplicate, force)
 
@@ -298,7 +316,7 @@ class _Rows:
             table_nb.advance_rows(t.tag, self.seating.policies, self.S, t.R, self.rng,
                                   self.row_pattern, self.kinds, self.params, self.actions,
                                   self.status, self.seats, self.stats, self.whole, pause,
-                                  self.n_blocks)
+                                  self.n_blocks, self.seating.patterns, self.cost, self.phase)
             self.actions[:] = -1
             if pause:
                 ended = np.flatnonzero(self.status == table_nb.DEAL_END)
@@ -324,8 +342,14 @@ class _Rows:
             view = obs.view(Observations)
             view.engine = EngineRows(t.tag, self.S, t.R, self.rng, rows)
             masks = legal.view(np.bool_)
-            chosen = _as_actions(_decide(agent, view, masks, int(self.items[rows[0]]),
-                                         int(self.seats[rows[0]])), len(rows), agent)
+            start = time.process_time_ns()
+            out = _decide(agent, view, masks, int(self.items[rows[0]]), int(self.seats[rows[0]]))
+            end = time.process_time_ns()
+            # the clock's own cost, as compiled decisions subtract it (cardsim.decision_cost_nb)
+            clock = time.process_time_ns() - end
+            self.cost[a, [DECISIONS, TIMED, TIMED_NS, CLOCK_NS]] += (len(rows), len(rows),
+                                                                    end - start, clock)
+            chosen = _as_actions(out, len(rows), agent)
             ok = (chosen >= 0) & (chosen < t.game.num_actions)
             ok[ok] = masks[np.flatnonzero(ok), chosen[ok]]
             if not ok.all():

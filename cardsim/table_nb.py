@@ -6,6 +6,11 @@ A seating gives every seat a policy ``kind`` and a float parameter row. Compiled
 (>= 0) decide inside the loops; a seat of kind ``PYTHON`` (-1) makes its game wait, so that
 ``cardsim.table`` can ask the Python agent for the decisions of every waiting game at once.
 
+What decisions cost: the loops of tournaments (duplicate play, and row by row) decide
+through ``play_seats``, which counts every decision of each agent and times one in
+``cardsim.decision_cost_nb.SAMPLE_EVERY`` into a cost record (one row per agent); the plain
+simulation, which reports no cost, through ``play_compiled``.
+
 Items and chance: item ``i`` of a run has its cards fixed by (seed, i) (the engine's seeded
 deals) and its policies' random draws from ``policy_stream(seed, i)`` in a simulation or
 ``duplicate_stream(seed, i, pattern)`` under a duplicate seating pattern. Nothing depends on
@@ -18,6 +23,8 @@ import numpy as np
 from numba import njit
 
 from cardsim.bits_nb import fill_legal
+from cardsim.decision_cost_nb import (COST_WIDTH, DECISIONS, end_timing, first_phase, is_timed,
+                                      new_timer, next_phase, renew_checkpoint, start_timing)
 from cardsim.game_nb import (apply_action, count_decisions, deal_over, deals_played,
                              duplicate_stream, force_contract, init_item, item_label, item_over,
                              legal, next_deal, num_seats, observe, policy_stream, record_deal,
@@ -46,6 +53,52 @@ def play_compiled(game, policies, st, R, rng, i, kinds, params):
             break
         apply_action(game, st, R, choose(policies, game, kind, params[seat], st, R, rng, i))
         taken += 1
+    return taken
+
+
+@njit(cache=True)
+def timed_choice(policies, game, kind, params, st, R, rng, i, timer, cost, agent):
+    """``choose``, timed for ``agent`` of cost record ``cost`` (cardsim.decision_cost_nb)."""
+    start = start_timing(timer, agent)
+    action = choose(policies, game, kind, params, st, R, rng, i)
+    end_timing(timer, cost, agent, start)
+    return action
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def play_seats(game, policies, st, R, rng, i, kinds, params, agents, cost, phase, timer):
+    """``play_compiled`` that also keeps what the decisions cost: each decision of seat
+    ``s`` is counted in row ``agents[s]`` of cost record ``cost``, and timed there (with
+    the thread's ``timer``) when ``phase[i]`` says so (cardsim.decision_cost_nb). The
+    timing draws nothing from ``rng``: the games are those ``play_compiled`` plays."""
+    # Kept lean, as measured on a table of the heuristic and random play: the counts stay in
+    # registers (a store into the record at every decision would make the compiled code
+    # read the state row again after it: both are int64 arrays, which could overlap); the
+    # seat is counted before the decision and a timed decision goes through a call of its
+    # own (values kept alive across the inlined decision are spilled to memory).
+    taken = 0
+    at = phase[i]
+    by_seat = 0  # decisions of seat s in bits 16s .. 16s+15 (a deal has far fewer)
+    while not deal_over(game, st):
+        seat = turn(game, st)
+        kind = kinds[seat]
+        if kind == PYTHON:
+            break
+        by_seat += 1 << (seat << 4)
+        timed = is_timed(at)
+        at = next_phase(at)
+        if timed:
+            action = timed_choice(policies, game, kind, params[seat], st, R, rng, i, timer,
+                                  cost, agents[seat])
+        else:
+            if is_timed(at):  # the next decision is timed: this one takes a checkpoint's cost
+                renew_checkpoint(timer)
+            action = choose(policies, game, kind, params[seat], st, R, rng, i)
+        apply_action(game, st, R, action)
+        taken += 1
+    phase[i] = at
+    for s in range(agents.shape[0]):
+        cost[agents[s], DECISIONS] += (by_seat >> (s << 4)) & 0xFFFF
     return taken
 
 
@@ -149,8 +202,9 @@ def start_item(game, st, R, rng, i, seed, item, whole, pattern, duplicate, force
 @njit(cache=True, **NO_REFCOUNT)
 def duplicate_block(game, policies, st, R, rng, seed, first, lo, hi, whole, force, patterns,
                     agent_kinds, agent_params, seat_kinds, seat_params, points, wins, deals,
-                    labels, seat_pts, detail):
-    """Items lo..hi-1 (of ``first``), each played once per seating pattern."""
+                    labels, seat_pts, detail, cost, phase, timer):
+    """Items lo..hi-1 (of ``first``), each played once per seating pattern; what each
+    agent's decisions cost is added to record ``cost``."""
     n = num_seats(game, R)
     for k in range(lo, hi):
         item = first + k
@@ -161,8 +215,10 @@ def duplicate_block(game, policies, st, R, rng, seed, first, lo, hi, whole, forc
                 for j in range(agent_params.shape[1]):
                     seat_params[s, j] = agent_params[a, j]
             start_item(game, st, R, rng, 0, seed, item, whole, p, True, force)
+            phase[0] = first_phase(item, p)
             while True:
-                play_compiled(game, policies, st, R, rng, 0, seat_kinds, seat_params)
+                play_seats(game, policies, st, R, rng, 0, seat_kinds, seat_params,
+                           patterns[p], cost, phase, timer)
                 if item_over(game, st, whole):
                     break
                 next_deal(game, st, R)
@@ -173,11 +229,13 @@ def duplicate_block(game, policies, st, R, rng, seed, first, lo, hi, whole, forc
 @njit(cache=True, nogil=True)
 def duplicate_worker(game, policies, R, seed, first, n_items, whole, force, patterns,
                      agent_kinds, agent_params, detail, points, wins, deals, labels, seat_pts,
-                     counter, n_blocks):
+                     cost, counter, n_blocks):
     """A worker of ``duplicate`` (cardsim.parallel_nb): blocks from ``counter`` until none is
-    left."""
+    left, block b's cost record into ``cost[b]``."""
     st = worker_row(state_width(game))
     rng = np.zeros(1, dtype=np.uint64)
+    phase = np.zeros(1, dtype=np.int64)
+    timer = new_timer(agent_kinds.shape[0])
     seat_kinds = np.zeros(4, dtype=np.int64)
     seat_params = np.zeros((4, agent_params.shape[1]), dtype=np.float64)
     local_rules = R.copy()
@@ -188,12 +246,12 @@ def duplicate_worker(game, policies, R, seed, first, n_items, whole, force, patt
         lo, hi = row_block(b, n_items, n_blocks)
         duplicate_block(game, policies, st, local_rules, rng, seed, first, lo, hi, whole, force,
                         patterns, local_kinds, local_params, seat_kinds, seat_params, points,
-                        wins, deals, labels, seat_pts, detail)
+                        wins, deals, labels, seat_pts, detail, cost[b], phase, timer)
         b = next_block(counter)
 
 
 def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, agent_kinds,
-              agent_params, detail, n_blocks):
+              agent_params, detail, n_blocks, cost=None):
     """Duplicate play of items ``first .. first + n_items - 1``: each once per row of
     ``patterns`` (``patterns[p, seat]`` = agent index), all agents compiled, in ``n_blocks``
     blocks on numba's threads.
@@ -201,7 +259,8 @@ def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, a
     Returns ``(points, wins, deals, labels, seat_points)``: per item and agent the mean points
     per deal of the seats it held and its win share (averaged over patterns), deals played
     per item; with ``detail`` the label of each item and pattern (Barbu: the contract) and
-    every seat's points (else empty arrays)."""
+    every seat's points (else empty arrays). What each agent's decisions cost is added to
+    ``cost``, a cost record (cardsim.decision_cost_nb) with a row per agent, when given."""
     n_agents = agent_kinds.shape[0]
     n_pat = patterns.shape[0]
     points = np.zeros((n_items, n_agents), dtype=np.float64)
@@ -210,9 +269,12 @@ def duplicate(game, policies, R, seed, first, n_items, whole, force, patterns, a
     m = n_items if detail else 0
     labels = np.zeros((m, n_pat), dtype=np.int64)
     seat_pts = np.zeros((m, n_pat, 4), dtype=np.float64)
+    block_cost = np.zeros((n_blocks, n_agents, COST_WIDTH), dtype=np.int64)
     run_workers(duplicate_worker, game, policies, R, seed, first, n_items, whole, force,
                 patterns, agent_kinds, agent_params, detail, points, wins, deals, labels,
-                seat_pts, np.zeros(1, dtype=np.int64), n_blocks)
+                seat_pts, block_cost, np.zeros(1, dtype=np.int64), n_blocks)
+    if cost is not None:
+        cost += block_cost.sum(axis=0)
     return points, wins, deals, labels, seat_pts
 
 
@@ -242,7 +304,7 @@ def start_rows(game, S, R, rng, seed, items, row_pattern, whole, duplicate, forc
 
 @njit(cache=True, **NO_REFCOUNT)
 def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
-                  seats, stats, whole, pause, lo, hi):
+                  seats, stats, whole, pause, seat_agents, cost, phase, timer, lo, hi):
     """``advance_rows`` for rows ``lo .. hi-1``, on one thread."""
     for i in range(lo, hi):
         st = S[i]
@@ -258,8 +320,9 @@ def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions
             count_decisions(game, stats[i], 1)
         p = row_pattern[i]
         while True:
-            count_decisions(game, stats[i], play_compiled(game, policies, st, R, rng, i,
-                                                          kinds[p], params[p]))
+            count_decisions(game, stats[i], play_seats(game, policies, st, R, rng, i, kinds[p],
+                                                       params[p], seat_agents[p], cost,
+                                                       phase, timer))
             if not deal_over(game, st):
                 status[i] = WAITING
                 seats[i] = turn(game, st)
@@ -276,29 +339,46 @@ def advance_range(game, policies, S, R, rng, row_pattern, kinds, params, actions
 
 @njit(cache=True, nogil=True)
 def advance_rows_worker(game, policies, S, R, rng, row_pattern, kinds, params, actions, status,
-                        seats, stats, whole, pause, counter, n_blocks):
+                        seats, stats, whole, pause, seat_agents, cost, phase, counter,
+                        n_blocks):
     """A worker of ``advance_rows`` (cardsim.parallel_nb): takes blocks of rows from ``counter``
-    until none is left, with its own copy of the rules row."""
+    until none is left, with its own copy of the rules row; block b's cost record into
+    ``cost[b]``."""
     local_rules = R.copy()
+    timer = new_timer(cost.shape[1])
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, S.shape[0], n_blocks)
         advance_range(game, policies, S, local_rules, rng, row_pattern, kinds, params, actions,
-                      status, seats, stats, whole, pause, lo, hi)
+                      status, seats, stats, whole, pause, seat_agents, cost[b], phase, timer,
+                      lo, hi)
         b = next_block(counter)
 
 
 def advance_rows(game, policies, S, R, rng, row_pattern, kinds, params, actions, status, seats,
-                 stats, whole, pause, n_blocks):
+                 stats, whole, pause, n_blocks, seat_agents=None, cost=None, phase=None):
     """Every unfinished row goes on: a waiting row first plays ``actions[i]`` (none when
     negative) for its Python seat, a row paused at a deal end starts its next deal; then its
     compiled seats (``kinds[row_pattern[i]]``) decide until a Python seat is to act (status
     WAITING, the seat in ``seats[i]``), the item ends (FINISHED) or, with ``pause``, a deal
     ends (DEAL_END). Each ended deal is added to statistics row ``stats[i]``. The rows go in
-    ``n_blocks`` blocks on numba's threads."""
+    ``n_blocks`` blocks on numba's threads.
+
+    What the compiled seats' decisions cost is added to ``cost``, a cost record
+    (cardsim.decision_cost_nb) with a row per agent, when given: the agent of seat ``s``
+    under pattern ``p`` is ``seat_agents[p, s]``, and ``phase[i]`` (``first_phases`` of the
+    row's item and pattern) says which of row i's decisions are timed."""
+    n_agents = 1 if cost is None else cost.shape[0]
+    if seat_agents is None:
+        seat_agents = np.zeros(kinds.shape, dtype=np.int64)
+    if phase is None:
+        phase = np.zeros(S.shape[0], dtype=np.int64)
+    block_cost = np.zeros((n_blocks, n_agents, COST_WIDTH), dtype=np.int64)
     run_workers(advance_rows_worker, game, policies, S, R, rng, row_pattern, kinds, params,
-                actions, status, seats, stats, whole, pause, np.zeros(1, dtype=np.int64),
-                n_blocks)
+                actions, status, seats, stats, whole, pause, seat_agents, block_cost, phase,
+                np.zeros(1, dtype=np.int64), n_blocks)
+    if cost is not None:
+        cost += block_cost.sum(axis=0)
 
 
 @njit(cache=True, nogil=True)

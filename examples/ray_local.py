@@ -1,5 +1,6 @@
 """The same tournament played locally and as tasks on a Ray instance started on this machine:
-the results are identical, only the timings differ.
+the results are identical, only the timings differ (how long each took, and each agent's
+microseconds per decision).
 
     python examples/ray_local.py [--deals N] [--workers N]
 
@@ -13,7 +14,7 @@ import time
 
 from cardsim.debertz.rules import DebertzRules
 from experiments.executor import RayExecutor
-from experiments.tournament import format_table, tournament
+from experiments.tournament import format_table, tournament, without_times
 
 
 def main():
@@ -34,8 +35,8 @@ def main():
     print(f"Ray, starting a local instance: {time.perf_counter() - start:.1f} s")
 
     print(format_table(on_ray))
-    same = format_table(local) == format_table(on_ray)
-    print("the same table as the local run:", same)
+    same = without_times(local) == without_times(on_ray)
+    print("the same results as the local run, times aside:", same)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@
 A ladder (``configs/ladder_TABLE.yaml``: every candidate for the table's presets and the
 reference searches, each against every other on the same duplicate deals) is kept as
 ``experiments/results/ladder-TABLE.json``: each agent's spec (written one way:
-``agents.presets.canonical``), points per deal with its interval, rating, cost, every pairing's
+``agents.registry.canonical``), points per deal with its interval, rating, cost, every pairing's
 difference with its paired interval, and the deals, seed, date, commit and machine.
 Everything shown of an agent's strength or cost is read from those files: ``cardsim agents``
 (the presets' strength against the reference), ``cardsim models`` (the cards' evaluation),
@@ -26,7 +26,8 @@ from pathlib import Path
 
 import yaml
 
-from agents.presets import TABLES, canonical, preset_file, table_of
+from agents.presets import TABLES, preset_file, table_of
+from agents.registry import canonical
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +40,7 @@ README_END = "<!-- leaderboard end -->"
 
 
 def data_path(table: str) -> Path:
+    """Where a table's ladder is kept."""
     return RESULTS_DIR / f"ladder-{table}.json"
 
 
@@ -218,16 +220,19 @@ def _option_values(spec: str) -> list:
 # what is shown
 # ---------------------------------------------------------------------------------------------
 def fmt_points(value, ci) -> str:
+    """Points a deal with their interval: ``66.40 ± 0.64``."""
     return f"{value:.2f}" + (f" ± {ci:.2f}" if ci is not None else "")
 
 
 def fmt_diff(d: dict | None) -> str:
+    """A difference with its paired interval: ``+2.28 ± 1.80``."""
     if d is None:
         return "not measured"
     return f"{d['difference']:+.2f}" + (f" ± {d['ci95']:.2f}" if d["ci95"] is not None else "")
 
 
 def fmt_us(us) -> str:
+    """Microseconds a decision: ``1,828``, ``8.7``."""
     if us is None:
         return "not measured"
     return f"{us:,.0f}" if us >= 100 else f"{us:.1f}"

@@ -70,6 +70,7 @@ def _inside_another(name: str) -> list[str]:
 
 
 def main(args) -> int:
+    """``cardsim models``: the zoo, or one card (``--json``: as data); the exit status."""
     if args.name:
         print(json.dumps(card(args.name), indent=1) if args.json else describe_card(args.name))
     elif args.json:

@@ -6,17 +6,19 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
     meta.json        rules hash, seed, git commit, package versions, start time
     chunks/          one .npz per finished chunk of work (written atomically): a tournament
                      keeps the chunk's sufficient statistics (experiments.tally), not
-                     per-deal values, and what the chunk was made with (checked on resume)
+                     per-deal values, with its agents' decisions and timed microseconds,
+                     and what the chunk was made with (checked on resume)
     deals/           per-deal results, one .npy per chunk (tournaments with per_deal: true)
     metrics.jsonl    one line per finished chunk: progress and the running estimate
                      (appended as chunks finish)
-    results.csv      the results table (one row per agent)
+    results.csv      the results table (one row per agent; a tournament's with each agent's
+                     decisions and microseconds per decision)
     pairings.csv     tournaments: the paired differences (per Barbu contract when forced)
     summary.json     everything the table shows, and more
     table.txt        the printed table
     plots/           PNGs: the score difference settling with its 95% band as deals
-                     accumulate, and the score distributions (tournaments); mean points
-                     per side (simulations)
+                     accumulate, the score distributions and strength against cost per
+                     decision (tournaments); mean points per side (simulations)
     history/         hand records per chunk (simulations with history: true)
 
 A study (``kind: study``, experiments.study) keeps per chunk its sums per variant and measure
@@ -293,8 +295,7 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
     atomic_write_text(run_dir / "results.csv", _tournament_csv(result))
     atomic_write_text(run_dir / "pairings.csv", _pairings_csv(result))
     _tournament_plots(run_dir, t)
-    if cfg.decision_cost:
-        _strength_cost_plot(run_dir, result)
+    _strength_cost_plot(run_dir, result)
     return json_ready(result)
 
 
@@ -333,19 +334,29 @@ def _legend_label(agent: str, width: int = 110) -> str:
 
 
 def _strength_cost_plot(run_dir: Path, result: dict) -> None:
-    """Each agent's points per deal (95% interval) against its microseconds per decision
-    (a network at its batched cost, as the table plays it)."""
+    """Each agent's points per deal (95% interval) against its microseconds per decision:
+    measured on fixed positions when the config asks for ``decision_cost`` (a network at its
+    batched cost, as the table plays it), else as played in the tournament. Agents without a
+    positive time (none timed) are left out; no plot when none is left."""
+    if "decision_cost" in result:
+        cost = {r["agent"]: r.get("us_per_decision_batched", r["us_per_decision"])
+                for r in result["decision_cost"]}
+        xlabel = "microseconds per decision (one core; networks batched)"
+    else:
+        cost = {r["agent"]: r["us_per_decision"] for r in result["agents"]}
+        xlabel = "microseconds per decision, as played in the tournament"
+    rows = [r for r in result["agents"] if (cost.get(r["agent"]) or 0) > 0]
+    if not rows:
+        return
     plt = pyplot()
-    cost = {r["agent"]: r.get("us_per_decision_batched", r["us_per_decision"])
-            for r in result["decision_cost"]}
     fig, ax = plt.subplots(figsize=(7, 4))
-    for row in result["agents"]:  # named in a legend: agents of like cost and strength overlap
+    for row in rows:  # named in a legend: agents of like cost and strength overlap
         ax.errorbar([cost[row["agent"]]], [row["points_per_deal"]], yerr=[row["ci95"] or 0],
                     marker="o", capsize=3, linestyle="none", label=_legend_label(row["agent"]))
     # below the axes: a searched network's options run to a few hundred characters
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     ax.set_xscale("log")
-    ax.set_xlabel("microseconds per decision (one core; networks batched)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(f"points per {result['unit']} against the field (95%)")
     ax.set_title(f"{result['game']}: strength against cost")
     save_png(fig, run_dir / "plots" / "strength_cost.png")
@@ -385,10 +396,12 @@ def _tournament_csv(result: dict) -> str:
     """``results.csv``: one row per agent."""
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["agent", "items", "points_per_deal", "ci95", "win_rate"])
+    w.writerow(["agent", "items", "points_per_deal", "ci95", "win_rate", "decisions",
+                "us_per_decision"])
     for r in result["agents"]:
         w.writerow([r["agent"], r["items"], _cell(r["points_per_deal"]), _cell(r["ci95"]),
-                    _cell(r["win_rate"])])
+                    _cell(r["win_rate"]), "" if r["decisions"] is None else r["decisions"],
+                    _cell(r["us_per_decision"])])
     return buf.getvalue()
 
 

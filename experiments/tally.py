@@ -6,7 +6,10 @@ the sums and sums of squares of a's points, b's points and the paired difference
 sums of both win shares; the deals played; the partial sums of the difference at the prefix
 lengths of ``CURVE_GRID`` inside the chunk (the settling curve of the plots); and the points
 of the items below ``SAMPLE_ITEMS`` (the bounded sample behind score distributions and
-ratings). A ``PairingTally`` merges the chunks of a pairing in any order to the same result.
+ratings); and the cost record of a's and b's decisions (cardsim.decision_cost_nb: decisions
+taken, and the time of those timed), so that a resumed run reports the cost of every
+chunk, each as it was measured when played. A ``PairingTally`` merges the chunks of a
+pairing in any order to the same result.
 
 Exactness: a seat scores whole points, and an agent's points per item are averaged over the
 seats it holds and the seating patterns, so in hands mode they are whole multiples of
@@ -23,6 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from cardsim.decision_cost_nb import COST_WIDTH, empty_cost
 from experiments import tally_nb
 from experiments.stats import Moments, exact
 
@@ -61,13 +65,14 @@ class ChunkTally:
     curve_sums: np.ndarray   # sums of a - b over items lo .. at-1
     curve_squares: np.ndarray
     sample: np.ndarray       # (m, 2) points of items lo .. lo+m-1 (those below SAMPLE_ITEMS)
+    cost: np.ndarray | None = None  # (2, COST_WIDTH) a's and b's cost record; None: not kept
 
     @classmethod
     def from_items(cls, lo: int, hi: int, points, wins, deals, contracts=None,
-                   groups: int = 1, scale: int = 0) -> "ChunkTally":
+                   groups: int = 1, scale: int = 0, cost=None) -> "ChunkTally":
         """The tally of one chunk's per-item results (``Table.duplicate``'s arrays; the
         label of each item, e.g. Barbu's contract, when ``groups`` > 1), in one compiled
-        pass."""
+        pass; ``cost``: the chunk's cost record (rows a, b), when kept."""
         points = np.ascontiguousarray(np.asarray(points, dtype=np.float64)[:, :2])
         wins = np.ascontiguousarray(np.asarray(wins, dtype=np.float64)[:, :2])
         n = hi - lo
@@ -94,16 +99,22 @@ class ChunkTally:
         m = max(0, min(hi, SAMPLE_ITEMS) - lo)
         return cls(lo, hi, scale, count, sums, squares, wins.sum(axis=0),
                    int(np.asarray(deals).sum()), at, curve_sums, curve_squares,
-                   points[:m].copy())
+                   points[:m].copy(),
+                   None if cost is None else np.array(cost, dtype=np.int64)[:2])
 
     def to_arrays(self) -> dict:
         """The tally as named numpy arrays (``np.savez``), tagged with the format
-        ``cardsim-tally/1``; ``from_arrays`` reads them back."""
-        return {"format": np.array(FORMAT), "lo": np.array(self.lo), "hi": np.array(self.hi),
-                "scale": np.array(self.scale), "count": self.count, "sums": self.sums,
-                "squares": self.squares, "wins": self.wins, "deals": np.array(self.deals),
-                "curve_at": self.curve_at, "curve_sums": self.curve_sums,
-                "curve_squares": self.curve_squares, "sample": self.sample}
+        ``cardsim-tally/1``; ``from_arrays`` reads them back. The cost record, when kept,
+        is one more array (``cost``): tallies written before it was kept read back
+        without it."""
+        out = {"format": np.array(FORMAT), "lo": np.array(self.lo), "hi": np.array(self.hi),
+               "scale": np.array(self.scale), "count": self.count, "sums": self.sums,
+               "squares": self.squares, "wins": self.wins, "deals": np.array(self.deals),
+               "curve_at": self.curve_at, "curve_sums": self.curve_sums,
+               "curve_squares": self.curve_squares, "sample": self.sample}
+        if self.cost is not None:
+            out["cost"] = self.cost
+        return out
 
     @classmethod
     def from_arrays(cls, z) -> "ChunkTally":
@@ -112,26 +123,31 @@ class ChunkTally:
             raise ValueError("not a chunk tally")
         t = cls(int(z["lo"]), int(z["hi"]), int(z["scale"]), z["count"], z["sums"],
                 z["squares"], z["wins"], int(z["deals"]), z["curve_at"], z["curve_sums"],
-                z["curve_squares"], z["sample"])
+                z["curve_squares"], z["sample"], z["cost"] if "cost" in z else None)
         g = t.count.shape[0]
         whole = [x.dtype.kind == "i" for x in (t.sums, t.squares, t.wins, t.curve_sums)]
         if (g < 1 or t.count[0] != t.hi - t.lo or t.sums.shape != (g, 3)
                 or whole != [t.scale > 0] * 4
                 or t.squares.shape != (g, 3) or t.wins.shape != (2,)
                 or t.curve_sums.shape != t.curve_at.shape
-                or t.sample.shape != (max(0, min(t.hi, SAMPLE_ITEMS) - t.lo), 2)):
+                or t.sample.shape != (max(0, min(t.hi, SAMPLE_ITEMS) - t.lo), 2)
+                or (t.cost is not None and (t.cost.shape != (2, COST_WIDTH)
+                                            or t.cost.dtype.kind != "i"))):
             raise ValueError("inconsistent chunk tally")
         return t
 
 
 class PairingTally:
     """The merged tallies of one pairing: exact moments per group and column, win sums,
-    deals, the settling curve and the sample. Chunks may arrive in any order."""
+    deals, the settling curve, the sample and the cost of a's and b's decisions. Chunks may
+    arrive in any order."""
 
     def __init__(self, groups: int, items: int):
         self.moments = [[Moments() for _ in range(3)] for _ in range(groups)]
         self.wins = [Fraction(0), Fraction(0)]
         self.deals = 0
+        self.cost = empty_cost(2)   # a's and b's cost records, summed (cardsim.decision_cost_nb)
+        self.costless = 0           # items merged from chunks kept without a cost record
         self.items = items
         self.sample = None  # (min(items, SAMPLE_ITEMS), 2) points, made by the first chunk
         self.curve: list[tuple[int, float, float | None]] = []  # (items, mean, half) of a-b
@@ -156,6 +172,10 @@ class PairingTally:
                                               exact(t.squares[g, j], t.scale ** 2))
         self.wins = [w + exact(x, t.scale) for w, x in zip(self.wins, t.wins)]
         self.deals += t.deals
+        if t.cost is None:
+            self.costless += t.hi - t.lo
+        else:
+            self.cost += t.cost
         if self.sample is None:
             self.sample = np.full((min(self.items, SAMPLE_ITEMS), 2), np.nan)
         self.sample[t.lo:t.lo + t.sample.shape[0]] = t.sample

@@ -12,6 +12,11 @@ choice is taken away), and the result gives the difference per contract.
 
 Without duplicate (``--no-duplicate``), each item is played once, the seating patterns taken
 in turn over the items; the interval of the difference is then much wider.
+
+Besides points, every agent's cost as played: its decisions (over its seats, pairings and
+items) and its mean microseconds per decision, from the table's cost records
+(cardsim.decision_cost_nb: compiled decisions sampled, Python agents' batched calls timed
+whole). The times are measurements, the one part of a result that varies from run to run.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 
 from agents.registry import make_agent, parse_spec
 from cardsim import games
+from cardsim.decision_cost_nb import DECISIONS, empty_cost, us_per_decision
 from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
@@ -35,6 +41,7 @@ from experiments.progress import progress_bar
 from experiments.stats import Moments
 from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
 
+TIMES = ("us_per_decision",)       # per agent: measured anew by every run
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
 assert RATING_GAMES_PER_PAIRING <= SAMPLE_ITEMS  # the ratings read the tally's sample
 CHUNK = 1 << 15                    # items per compiled call
@@ -109,20 +116,23 @@ class Tournament:
             for lo in range(0, self.items, chunk):
                 yield k, lo, min(self.items, lo + chunk)
 
-    def play_chunk(self, k: int, lo: int, hi: int, n_threads: int = 1):
+    def play_chunk(self, k: int, lo: int, hi: int, n_threads: int = 1,
+                   cost: np.ndarray | None = None):
         """Play items lo..hi-1 of pairing k; returns the per-item arrays
-        (points, wins, deals[, contracts])."""
+        (points, wins, deals[, contracts]). What the decisions of agents a and b cost is
+        added to rows 0 and 1 of ``cost`` (a cost record, cardsim.decision_cost_nb) when
+        given."""
         pairing = self.pairings[k]
         agents = [self.agents[pairing.a], self.agents[pairing.b]]
         local = np.where(pairing.patterns == pairing.a, 0, 1).astype(np.int64)
         if self.by_contract:  # Barbu: item i plays contract i % 7 in every pattern
             points, wins, deals, labels, _ = self.table.duplicate(
                 Seating(agents, local), self.seed, lo, hi - lo, self.whole, force=True,
-                detail=True, n_threads=n_threads)
+                detail=True, n_threads=n_threads, cost=cost)
             return points, wins, deals, labels[:, 0]
         if self.duplicate:
             return self.table.duplicate(Seating(agents, local), self.seed, lo, hi - lo,
-                                        self.whole, n_threads=n_threads)[:3]
+                                        self.whole, n_threads=n_threads, cost=cost)[:3]
         # each item played once: the chunk is cut into one contiguous share per seating
         # pattern, so the patterns are taken in turn
         P = local.shape[0]
@@ -132,19 +142,20 @@ class Tournament:
             b = lo + (hi - lo) * (p + 1) // P
             if b > a:
                 r = self.table.duplicate(Seating(agents, local[p:p + 1]), self.seed, a, b - a,
-                                         self.whole, n_threads=n_threads)
+                                         self.whole, n_threads=n_threads, cost=cost)
                 for part, x in zip(parts, r):
                     part.append(x)
         return tuple(np.concatenate(part) for part in parts)
 
-    def tally_chunk(self, k: int, lo: int, hi: int, result) -> ChunkTally:
-        """The sufficient statistics of a chunk's per-item arrays (``play_chunk``)."""
+    def tally_chunk(self, k: int, lo: int, hi: int, result, cost=None) -> ChunkTally:
+        """The sufficient statistics of a chunk's per-item arrays (``play_chunk``) and of
+        the cost of its decisions (``play_chunk``'s record, if kept)."""
         p = self.pairings[k]
         # whole games average over a varying number of deals: no common denominator
         scale = 0 if self.whole else points_scale(p.patterns, p.a, p.b)
         return ChunkTally.from_items(lo, hi, *result[:3],
                                      contracts=result[3] if len(result) > 3 else None,
-                                     groups=self.groups, scale=scale)
+                                     groups=self.groups, scale=scale, cost=cost)
 
     def add_chunk(self, k: int, tally: ChunkTally) -> None:
         """Merge the tally of a chunk of pairing ``k`` (chunks in any order)."""
@@ -202,10 +213,23 @@ class Tournament:
                     out += p.tally.moments[0][j]
         return out
 
+    def agent_cost(self, i: int) -> np.ndarray | None:
+        """Agent i's cost record row over all its pairings (cardsim.decision_cost_nb); None
+        when a chunk was kept without one (a run directory from before they were kept)."""
+        out = empty_cost(1)[0]
+        for p in self.pairings:
+            for j, agent in ((A, p.a), (B, p.b)):
+                if agent == i:
+                    if p.tally.costless:
+                        return None
+                    out += p.tally.cost[j]
+        return out
+
     def result(self) -> dict:
-        """Per agent: mean points per deal with 95% CI, win rate; per pairing: the difference
-        with its CI; a rating for three or more agents. An interval of fewer than 2 items is
-        None."""
+        """Per agent: mean points per deal with 95% CI, win rate, decisions taken and mean
+        microseconds per decision; per pairing: the difference with its CI; a rating for
+        three or more agents. An interval of fewer than 2 items, and a time where no decision
+        was timed, is None."""
         unit = "game" if self.whole else "deal"
         rows = []
         pair_rows = []
@@ -232,12 +256,15 @@ class Tournament:
             mean, half = m.mean_ci()
             wins = sum((p.tally.wins[j] for p in self.pairings
                         for j, agent in ((A, p.a), (B, p.b)) if agent == i), Fraction(0))
+            cost = self.agent_cost(i)
             rows.append({
                 "agent": label,
                 "items": m.n,
                 "points_per_deal": mean,
                 "ci95": half,
                 "win_rate": float(wins / m.n) if self.whole else None,
+                "decisions": None if cost is None else int(cost[DECISIONS]),
+                "us_per_decision": None if cost is None else us_per_decision(cost),
             })
         out = {
             "game": self.game,
@@ -282,15 +309,27 @@ class Tournament:
                        for r in ratings), key=lambda r: -r["ordinal"])
 
 
+def without_times(result: dict) -> dict:
+    """``result`` (or a run's summary.json) less what a clock measured: each agent's
+    microseconds per decision, ``table`` (the text printed with them) and ``decision_cost``.
+    What is left, every run of the same tournament reports alike, whatever its threads,
+    chunks, executor or resumes."""
+    out = {k: v for k, v in result.items() if k not in ("table", "decision_cost")}
+    out["agents"] = [{k: v for k, v in row.items() if k not in TIMES}
+                     for row in result["agents"]]
+    return out
+
+
 def play_chunk_tally(context, task, n_threads: int = 1):
     """What one chunk of a tournament sends back, wherever it is played (experiments.executor):
     ``context`` is (tournament, per-deal rows wanted), ``task`` (pairing, lo, hi). Returns the
     chunk's tally and its per-deal rows (or None)."""
     t, with_rows = context
     k, lo, hi = task
-    result = t.play_chunk(k, lo, hi, n_threads)
+    cost = empty_cost(2)
+    result = t.play_chunk(k, lo, hi, n_threads, cost)
     rows = per_deal_rows(k, lo, *result) if with_rows else None
-    return t.tally_chunk(k, lo, hi, result), rows
+    return t.tally_chunk(k, lo, hi, result, cost), rows
 
 
 def _by_contract(game: str, t: PairingTally) -> list[dict]:
@@ -341,8 +380,10 @@ def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=
 
     Returns:
         The result dict that ``--json`` prints and ``format_table`` formats: per agent its
-        mean points per deal with the 95% half-width and win rate, per pairing the paired
-        difference with its half-width, and ratings for three or more agents.
+        mean points per deal with the 95% half-width, win rate, decisions and mean
+        microseconds per decision (``us_per_decision``, measured: ``without_times`` leaves
+        it out), per pairing the paired difference with its half-width, and ratings for
+        three or more agents.
 
     Raises:
         InvalidConfigError: bad agents, counts, seed or per-deal path.
@@ -363,10 +404,12 @@ def format_table(result: dict) -> str:
     width = max(len(r["agent"]) for r in result["agents"]) + 2
     has_wins = result["agents"][0]["win_rate"] is not None
     lines.append(f"{'agent':<{width}}{'points/deal':>12}{'95% CI':>10}"
-                 + (f"{'win rate':>10}" if has_wins else ""))
+                 + (f"{'win rate':>10}" if has_wins else "")
+                 + f"{'decisions':>15}{'µs/decision':>13}")
     for r in result["agents"]:
         lines.append(f"{r['agent']:<{width}}{r['points_per_deal']:>12.2f}{'±':>4}"
-                     f"{_num(r['ci95']):<6}" + (f"{r['win_rate']:>10.3f}" if has_wins else ""))
+                     f"{_num(r['ci95']):<6}" + (f"{r['win_rate']:>10.3f}" if has_wins else "")
+                     + f"{_count(r.get('decisions')):>15}{_time(r.get('us_per_decision')):>13}")
     if has_wins:
         g = games.get(result["game"])
         sides = g.sides(g.rules_cls.from_dict(result["rules"]))
@@ -402,3 +445,16 @@ def format_table(result: dict) -> str:
 def _num(x) -> str:
     """A table cell: two decimals, or "-" where there is no value (an interval of one)."""
     return "-" if x is None else f"{x:.2f}"
+
+
+def _count(x) -> str:
+    """A count cell with thousands separators, or "-" where there is none."""
+    return "-" if x is None else f"{x:,}"
+
+
+def _time(us) -> str:
+    """A time cell in microseconds: three significant figures (from a tenth of a microsecond
+    for random play to milliseconds for a search), or "-" where nothing was timed."""
+    if us is None:
+        return "-"
+    return f"{us:,.0f}" if abs(us) >= 100 else f"{us:.3g}"

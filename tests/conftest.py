@@ -1,7 +1,7 @@
 """Test-run wiring shared by every test module.
 
 The suite's time is mostly numba compiling (tests/README-style figures are in
-docs/results.md). Compiled code is cached on disk per game and policy set, so when the suite
+docs/notes/2026-12-experiments.md). Compiled code is cached on disk per game and policy set, so when the suite
 runs on several workers (``pytest -n auto``, as ``make test`` does) the tests that compile
 the same game's kernels are kept on one worker (``--dist loadgroup``): each worker then
 compiles a game once instead of every worker compiling every game. Tests that start a local

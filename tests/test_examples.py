@@ -20,7 +20,8 @@ RUNS = {
 }
 # started Ray instances want a worker of their own under make test's worker groups (the
 # group follows the test's name: tests/conftest.py)
-RAY_RUNS = {"ray_local.py": (["--deals", "20000"], "the same table as the local run: True")}
+RAY_RUNS = {"ray_local.py": (["--deals", "20000"],
+                            "the same results as the local run, times aside: True")}
 # what an example needs beyond the package itself (the neural, rl and ray extras)
 NEEDS = {"training_run.py": "torch", "maskable_ppo.py": "sb3_contrib", "ray_local.py": "ray"}
 

@@ -25,8 +25,18 @@ REFERENCE = json.loads((FIXTURES / "table_reference.json").read_text())
 def test_same_results_as_before(entry, tmp_path):
     args = entry["args"]
     expected = json_ready(entry["result"])
-    assert run(args) == expected
+    assert _without_cost(run(args)) == expected
     if "records" in entry:
         path = tmp_path / "h.jsonl"
-        assert run(args, history=str(path)) == expected
+        assert _without_cost(run(args, history=str(path))) == expected
         assert list(records_digest(path)) == entry["records"]
+
+
+def _without_cost(result: dict) -> dict:
+    """A result less each tournament agent's decisions and time, which the reference,
+    written before tournaments reported them, does not hold."""
+    for row in result.get("agents", []):
+        if isinstance(row, dict):
+            row.pop("decisions", None)
+            row.pop("us_per_decision", None)
+    return result

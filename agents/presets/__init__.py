@@ -100,15 +100,3 @@ def preset_spec(name: str, game: str, rules=None) -> str:
         raise InvalidConfigError(f"no preset {name!r} at {table}; presets: "
                                  f"{', '.join(presets)}")
     return presets[name]["spec"]
-
-
-def canonical(spec) -> str:
-    """A spec written one way (options sorted, ``label`` left out), to tell whether two
-    specs name the same agent: ``pimc:samples=16,nodes=50000`` and
-    ``pimc:nodes=50000,samples=16,label=x`` are the same."""
-    from agents.registry import parse_spec
-
-    name, options = parse_spec(spec)
-    options.pop("label", None)
-    body = ",".join(f"{k}={options[k]}" for k in sorted(options))
-    return f"{name}:{body}" if body else name

@@ -3,9 +3,9 @@ their errors."""
 
 import pytest
 
-from agents.presets import (REQUIRED, TABLES, canonical, preset_file, preset_names,
-                            preset_spec, table_of, table_rules)
-from agents.registry import make_agent, parse_spec
+from agents.presets import (REQUIRED, TABLES, preset_file, preset_names, preset_spec,
+                            table_of, table_rules)
+from agents.registry import canonical, make_agent, parse_spec
 from cardsim import games
 from cardsim.errors import InvalidConfigError
 

@@ -17,6 +17,7 @@ from experiments.cli import main
 from experiments.executor import RayExecutor
 from experiments.run import resume_run, start_run
 from tests.experiments.metrics import metrics_without_timings
+from tests.experiments.untimed import TIMES, untimed, untimed_table
 
 ray = pytest.importorskip("ray")
 
@@ -42,13 +43,14 @@ def _config(tmp_path, data, name):
 
 
 def _untimed(summary: dict) -> dict:
-    """A summary less what depends on the clock (the same run takes other times)."""
-    return {k: v for k, v in summary.items() if k not in TIMING}
+    """A summary less what depends on the clock (the same run takes other times; a
+    tournament's agents, other microseconds per decision)."""
+    return {k: v for k, v in untimed(summary).items() if k not in TIMING}
 
 
 def _untimed_csv(text: str) -> list:
     rows = list(csv.reader(io.StringIO(text)))
-    keep = [i for i, name in enumerate(rows[0]) if name not in TIMING]
+    keep = [i for i, name in enumerate(rows[0]) if name not in TIMING + TIMES]
     return [[row[i] for i in keep] for row in rows]
 
 
@@ -63,6 +65,9 @@ def _same_run_directory(a, b, exact=("summary.json", "results.csv", "pairings.cs
                     _untimed(json.loads((b / name).read_text()))
             elif name == "results.csv":
                 assert _untimed_csv((a / name).read_text()) == _untimed_csv((b / name).read_text())
+            elif name == "table.txt" and "µs/decision" in (a / name).read_text():
+                assert untimed_table((a / name).read_text()) == \
+                    untimed_table((b / name).read_text())
             elif name != "table.txt" or "seconds" not in (a / name).read_text():
                 assert (a / name).read_bytes() == (b / name).read_bytes(), name
     for folder in ("history", "deals"):
@@ -170,7 +175,7 @@ def test_simulate_and_tournament_commands_on_ray_equal_local(tmp_path, capsys, c
                      "--deals", "300", "--seed", "9", "--per-deal",
                      str(tmp_path / f"{where}.npy"), "--json", *extra]) == 0
         del summary["history"]  # the file's name
-        outputs[where] = (_untimed(summary), json.loads(capsys.readouterr().out))
+        outputs[where] = (_untimed(summary), untimed(json.loads(capsys.readouterr().out)))
     assert outputs["ray"] == outputs["local"]
     for ext in ("jsonl", "npy"):
         assert (tmp_path / f"ray.{ext}").read_bytes() == (tmp_path / f"local.{ext}").read_bytes()
