@@ -76,8 +76,7 @@ def ladder_data(run_dir) -> dict:
         raise InvalidConfigError(f"{run_dir} is not a ladder (a tournament of 3 or more "
                                  f"agents)")
     table = table_of(summary["game"], summary["rules"])
-    specs = [canonical(s) for s in config["agents"]]
-    label_spec = dict(zip(_labels(config, summary), specs))
+    label_spec = {row["agent"]: canonical(row["spec"]) for row in summary["agents"]}
     cost = {r["agent"]: r for r in summary.get("decision_cost") or []}
     ratings = {r["agent"]: r["ordinal"] for r in summary.get("ratings") or []}
     agents = []
@@ -107,30 +106,15 @@ def ladder_data(run_dir) -> dict:
     }
 
 
-def _labels(config: dict, summary: dict) -> list[str]:
-    """The tournament's label of each agent of the config, in the config's order."""
-    from agents.registry import make_agent
-    from cardsim import games
-
-    rules = games.get(summary["game"]).make_rules(None, summary["rules"])
-    return [make_agent(s, summary["game"], rules).label for s in config["agents"]]
-
-
 def ingest(run_dir) -> Path:
     """Keep a finished ladder run's results as its table's data (atomically); the path."""
-    from experiments.files import atomic_write_text
+    from experiments.files import atomic_write_text, json_ready
 
     data = ladder_data(run_dir)
     RESULTS_DIR.mkdir(exist_ok=True)
     path = data_path(data["table"])
-    atomic_write_text(path, json.dumps(_rounded(data), indent=1) + "\n")
+    atomic_write_text(path, json.dumps(json_ready(data), indent=1) + "\n")
     return path
-
-
-def _rounded(obj):
-    from experiments.files import json_ready
-
-    return json_ready(obj)
 
 
 # ---------------------------------------------------------------------------------------------

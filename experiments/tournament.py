@@ -259,6 +259,7 @@ class Tournament:
             cost = self.agent_cost(i)
             rows.append({
                 "agent": label,
+                "spec": None if self.specs is None else self.specs[i],
                 "items": m.n,
                 "points_per_deal": mean,
                 "ci95": half,

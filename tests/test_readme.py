@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_getting_started import command_line, page_steps, run, without_times
+from tests.pages import command_line, page_steps, run, without_times
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from experiments.cli import main
-from tests.test_getting_started import without_times
+from tests.pages import without_times
 
 PAGE = (Path(__file__).parents[1] / "docs" / "agents.md").read_text()
 SECTION = PAGE[PAGE.index("## Bring your own agent"):]

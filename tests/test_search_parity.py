@@ -14,21 +14,11 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 
-from make_table_reference import records_digest, run  # noqa: E402
+from make_table_reference import as_in_reference, records_digest, run  # noqa: E402
 
 from experiments.files import json_ready  # noqa: E402
 
 REFERENCE = json.loads((FIXTURES / "search_reference.json").read_text())
-COST = ("decisions", "us_per_decision")  # what a tournament's agents cost: not in the fixture
-
-
-def played(result):
-    """A result less each agent's cost (measured since the fixture was made)."""
-    if isinstance(result, dict) and isinstance(result.get("agents"), list):
-        result = dict(result, agents=[{k: v for k, v in row.items() if k not in COST}
-                                      if isinstance(row, dict) else row
-                                      for row in result["agents"]])
-    return result
 
 
 @pytest.mark.parametrize("entry", REFERENCE, ids=[" ".join(e["args"][:2] + e["args"][4:6])
@@ -38,6 +28,6 @@ def test_same_decisions_as_before(entry, tmp_path):
     expected = json_ready(entry["result"])
     if "records" in entry:
         path = tmp_path / "h.jsonl"
-        assert played(run(args, history=str(path))) == expected
+        assert as_in_reference(run(args, history=str(path))) == expected
         assert list(records_digest(path)) == entry["records"]
-    assert played(run(args)) == expected
+    assert as_in_reference(run(args)) == expected

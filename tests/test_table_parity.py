@@ -13,7 +13,7 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 
-from make_table_reference import records_digest, run  # noqa: E402
+from make_table_reference import as_in_reference, records_digest, run  # noqa: E402
 
 from experiments.files import json_ready  # noqa: E402
 
@@ -25,18 +25,9 @@ REFERENCE = json.loads((FIXTURES / "table_reference.json").read_text())
 def test_same_results_as_before(entry, tmp_path):
     args = entry["args"]
     expected = json_ready(entry["result"])
-    assert _without_cost(run(args)) == expected
+    assert as_in_reference(run(args)) == expected
     if "records" in entry:
         path = tmp_path / "h.jsonl"
-        assert _without_cost(run(args, history=str(path))) == expected
+        assert as_in_reference(run(args, history=str(path))) == expected
         assert list(records_digest(path)) == entry["records"]
 
-
-def _without_cost(result: dict) -> dict:
-    """A result less each tournament agent's decisions and time, which the reference,
-    written before tournaments reported them, does not hold."""
-    for row in result.get("agents", []):
-        if isinstance(row, dict):
-            row.pop("decisions", None)
-            row.pop("us_per_decision", None)
-    return result

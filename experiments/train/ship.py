@@ -31,19 +31,12 @@ import torch
 
 from agents.neural.checkpoint import load_checkpoint
 from agents.neural.zoo import MODELS_DIR, card, is_name, model_names
+from agents.presets import table_of
 from agents.registry import parse_spec
 from cardsim.errors import CheckpointError, InvalidConfigError
 from experiments.files import atomic_write_bytes, atomic_write_text
 
 MACHINE = "2-core x86_64 CPU machine, no GPU, torch 2.13, one numba thread"
-
-
-def table_of(game: str, rules: dict) -> str:
-    """The table a rules dict is for: ``debertz-2p``, ``debertz-3p``, ``debertz-4p``,
-    ``debertz-2v2`` or ``barbu``."""
-    if game != "debertz":
-        return game
-    return "debertz-2v2" if rules.get("teams") else f"debertz-{rules['players']}p"
 
 
 def stage_of(training: dict, config_name: str) -> dict:
