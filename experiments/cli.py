@@ -15,7 +15,8 @@
     cardsim train CONFIG.yaml [--out DIR] | cardsim train --resume RUN_DIR  [--ray [ADDRESS]]
     cardsim play GAME [--agents A [B ...]] [--seat S] [--players P] [--teams]
                           [--rule NAME=VALUE]... [--seed S] [--deals N] [--delay SECONDS]
-    cardsim serve [--host 127.0.0.1] [--port 8000] [--runs DIR] [--records DIR]...
+    cardsim serve [--host 127.0.0.1 [--public]] [--port 8000] [--runs DIR] [--records DIR]...
+                          [--store FILE] [--max-games N] [--idle-minutes M]
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME [--players P] [--teams]   (the table's presets, then every agent)
     cardsim models [NAME] [--json]                (the model zoo; a network's card)
@@ -48,8 +49,23 @@ class ArgumentError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    # a function giving the help's closing text, called only when help is shown (its
+    # imports cost nothing to the other commands)
+    epilog_source = None
+
     def error(self, message):  # one clear line instead of usage + message
         raise ArgumentError(message)
+
+    def format_help(self):
+        if self.epilog_source is not None:
+            self.epilog = self.epilog_source()
+        return super().format_help()
+
+
+def _card_legend() -> str:
+    from experiments.play import card_legend
+
+    return card_legend(None)
 
 
 def _positive(text: str) -> int:
@@ -59,6 +75,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {v}")
+    return v
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535, got {v}")
     return v
 
 
@@ -203,16 +229,29 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--deals", type=_positive, help="stop after N deals")
     play.add_argument("--delay", type=float, default=0.0,
                       help="seconds to wait after each agent's move (default 0)")
+    play.epilog_source = _card_legend
 
     serve = sub.add_parser("serve", help="the browser table: play, replay, analyse")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000)
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "any other needs --public)")
+    serve.add_argument("--public", action="store_true",
+                       help="allow a --host beyond this machine (a warning is printed)")
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--runs", default="runs", metavar="DIR",
                        help="run directories to list and read records from (default runs)")
     serve.add_argument("--records", action="append", default=[], metavar="DIR",
                        help="another directory whose hand-record files may be opened "
                             "(repeatable)")
+    serve.add_argument("--store", metavar="FILE",
+                       help="the games' SQLite file (default cardsim-games.sqlite3 beside "
+                            "--runs): games in progress survive a restart")
+    serve.add_argument("--max-games", type=_positive, default=500, metavar="N",
+                       help="games in progress at once (default 500); beyond, a new game "
+                            "is refused (503) until one ends or is left idle")
+    serve.add_argument("--idle-minutes", type=_positive, default=24 * 60, metavar="M",
+                       help="a game in progress left alone this long is dropped "
+                            "(default 1440: a day)")
 
     q = sub.add_parser("rules", help="list a game's conventions")
     q.add_argument("game", choices=GAMES)
@@ -381,7 +420,9 @@ def run(args) -> int:
     elif args.command == "serve":
         from experiments.web.app import serve
 
-        serve(args.host, args.port, runs=args.runs, records=args.records)
+        serve(args.host, args.port, runs=args.runs, records=args.records, store=args.store,
+              max_games=args.max_games, idle_seconds=args.idle_minutes * 60,
+              public=args.public)
     elif args.command in ("run", "train"):
         if (args.config is None) == (args.resume is None):
             raise ArgumentError("give a config file or --resume RUN_DIR (not both)")

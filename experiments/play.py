@@ -17,6 +17,7 @@ Agents decide exactly as at the table (``cardsim.table``): compiled agents by th
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
@@ -161,6 +162,15 @@ class PlaySession:
         a = self.parse_action(action)
         return self._apply(a)
 
+    def apply_recorded(self, action: int) -> list[dict]:
+        """An action taken earlier at this table by whoever is to act (a person or an agent),
+        applied again: how a kept game is made again (experiments.web.store). Raises
+        IllegalActionError, changing nothing, when it is not legal here."""
+        if self.turn < 0 or action not in self.legal_actions():
+            raise IllegalActionError(f"the kept action {action!r} is not legal at this point "
+                                     f"of the game (seat {self.turn} to act)")
+        return self._apply(int(action))
+
     def parse_action(self, action) -> int:
         """An action id from an id or a name (``"QS"``, ``"pass"``), checked legal."""
         legal = self.legal_actions()
@@ -228,6 +238,8 @@ class PlaySession:
         self.decisions += 1
         event = {"kind": "move", "seat": seat, "id": a, "name": self.kit.action_name(a),
                  "phase": before["phase"], "deal": before["deal"]}
+        if before.get("asking"):  # Barbu's doubles: the opponent the answer is about (B6)
+            event["against"] = before["asking"][1]
         out = [event]
         after = self.kit.table_view(self.rules, self.st, None)
         if after["tricks_played"] > before["tricks_played"] and after["last_trick"]:
@@ -316,7 +328,88 @@ def game_result(session: PlaySession, seat: int) -> dict:
 
 
 # --- the terminal game ----------------------------------------------------------------------
-def _card_text(view: dict) -> list[str]:
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_legend(game: str) -> str:
+    """How the terminal writes cards, for ``game`` (both games when None)."""
+    from cardsim.cards import BARBU_DECK, DEBERTZ_DECK
+
+    decks = {"debertz": DEBERTZ_DECK, "barbu": BARBU_DECK}
+    ranks = "; ".join(f"{d.name} {' '.join(d.ranks)}" for g, d in decks.items()
+                      if game in (None, g))
+    return (f"Cards are written rank then suit. Ranks: {ranks} (T is the ten). Suits: "
+            + ", ".join(f"{k} {v}" for k, v in SUIT_NAMES.items())
+            + ". TH is the ten of hearts, QS the queen of spades. A trick is listed "
+              "seat:card in the order played (1:JS is seat 1's jack of spades).")
+
+
+def _who(seat: int, you: int, labels: list[str] | None = None) -> str:
+    if seat == you:
+        return "you"
+    return f"seat {seat}" + (f" ({labels[seat]})" if labels else "")
+
+
+def move_words(event: dict, you: int) -> str:
+    """A move as the terminal prints it: Barbu's doubles name the opponent."""
+    name = event["name"]
+    target = event.get("against")
+    if target is None:
+        return name
+    them = "you" if target == you else f"seat {target}"
+    return {"double": f"doubles {them}", "redouble": f"redoubles {them}",
+            "no_double": f"does not double {them}"}.get(name, f"{name} ({them})")
+
+
+def choice_words(name: str, target: int | None, you: int) -> str:
+    """A legal action in the prompt; a double says against whom."""
+    if target is None:
+        return name
+    them = "you" if target == you else f"seat {target}"
+    return {"double": f"double {them}", "redouble": f"redouble {them}",
+            "no_double": f"no_double {them}"}.get(name, name)
+
+
+def deal_words(event: dict, view: dict, you: int) -> str:
+    """The result of a deal in words: who played in what and whether it was made or beaten
+    (a byte), each side's points, the scores."""
+    rec = event["record"]
+    number = event["deal"] + 1
+    names = view["side_names"]
+    sides = [s["side"] for s in view["seats"]]
+    scores = ", ".join(f"{n} {v}" for n, v in zip(names, event["scores"]))
+    if view["game"] == "barbu":
+        what = rec["contract"].replace("_", " ")
+        if rec.get("trump"):
+            what += f" ({SUIT_NAMES[rec['trump']]} trump)"
+        pts = ", ".join(f"{_who(k, you)} {p:+g}" for k, p in enumerate(event["points"]))
+        return (f"deal {number} over: {what}, declared by {_who(rec['declarer'], you)}; "
+                f"points {pts}; scores {scores}")
+    if rec.get("void"):
+        why = "four sevens dealt" if rec["void"] == "four_sevens" else "everybody passed"
+        return f"deal {number} over: void ({why}), dealt again; scores {scores}"
+    bidder = rec["bidder"]
+    side = sides[bidder]
+    got = rec["round_points"]
+    best_other = max(v for k, v in enumerate(got) if k != side)
+    trump = SUIT_NAMES.get(rec.get("trump"), rec.get("trump"))
+    head = f"deal {number} over: {_who(bidder, you)} played in {trump}"
+    if rec.get("end") == "debertz":
+        verdict = "and the game ends with a debertz"
+    elif rec.get("byte") == "byte":
+        verdict = f"and was beaten, a byte: {got[side]} card points to {best_other}"
+    elif rec.get("byte") == "hanging":
+        verdict = (f"and was held level, a hanging byte: {got[side]} card points each; "
+                   f"the bidder's points wait in the pot")
+    else:
+        verdict = f"and made it: {got[side]} card points to {best_other}"
+    if rec.get("end") == "points":
+        verdict += " (a side reached the target before the last trick)"
+    recorded = ", ".join(f"{n} {v:+g}" for n, v in zip(names, rec["recorded"]))
+    return f"{head} {verdict}; recorded {recorded}; scores {scores}"
+
+
+def _card_text(view: dict, you: int) -> list[str]:
     lines = []
     for s in view["seats"]:
         if s["hand"] is not None:
@@ -328,6 +421,8 @@ def _card_text(view: dict) -> list[str]:
                                           f"{s['points']} points" for s in view["seats"]))
     lines.append("  scores: " + ", ".join(f"{n} {v}" for n, v in zip(view["side_names"],
                                                                      view["scores"])))
+    if view.get("asking"):
+        lines.append(f"  you answer about {_who(view['asking'][1], you)}: double them, or not")
     return lines
 
 
@@ -343,12 +438,11 @@ def play_terminal(game: str, rules, agents: list, seat: int, seed: int = 0,
     labels = [session.agent_label(s) if s != seat else "you" for s in range(session.n_seats)]
     print(f"{session.kit.title}: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(labels))
           + f"; seed {seed}", file=out)
+    print(textwrap.fill(card_legend(game), width=88), file=out)
 
     def show(event: dict) -> None:
         if event["kind"] == "move":
-            who = "you" if event["seat"] == seat else \
-                f"seat {event['seat']} ({labels[event['seat']]})"
-            print(f"{who}: {event['name']}", file=out)
+            print(f"{_who(event['seat'], seat, labels)}: {move_words(event, seat)}", file=out)
             if delay:
                 out.flush()
                 time.sleep(delay)
@@ -356,11 +450,7 @@ def play_terminal(game: str, rules, agents: list, seat: int, seed: int = 0,
             cards = " ".join(f"{s}:{c}" for s, c in event["cards"])
             print(f"trick {event['number']}: {cards}, won by seat {event['winner']}", file=out)
         elif event["kind"] == "deal_end":
-            rec = event["record"]
-            pts = " ".join(f"{p:g}" for p in event["points"])
-            print(f"deal {event['deal'] + 1} over ({rec.get('end') or rec.get('contract')}): "
-                  f"points per seat {pts}; scores {' '.join(map(str, event['scores']))}",
-                  file=out)
+            print(deal_words(event, session.view(None), seat), file=out)
 
     def deals_done() -> bool:
         return deals is not None and len(session.records) >= deals
@@ -372,11 +462,12 @@ def play_terminal(game: str, rules, agents: list, seat: int, seed: int = 0,
         if session.over or deals_done():
             break
         view = session.view(seat)
-        for line in _card_text(view):
+        for line in _card_text(view, seat):
             print(line, file=out)
         legal = session.legal()
-        print("  your move: " + "  ".join(f"[{k + 1}] {a['name']}" for k, a in
-                                         enumerate(legal)), file=out)
+        target = view["asking"][1] if view.get("asking") else None
+        print("  your move: " + "  ".join(f"[{k + 1}] {choice_words(a['name'], target, seat)}"
+                                         for k, a in enumerate(legal)), file=out)
         while True:
             print("> ", end="", file=out)
             out.flush()

@@ -35,10 +35,7 @@ line calls: the engine, the agents (agents.registry) and the solver's labels.
 from __future__ import annotations
 
 import json
-import threading
 import time
-import uuid
-from collections import OrderedDict
 from pathlib import Path
 
 try:  # the web extra; serve() says what to install when it is missing
@@ -66,61 +63,20 @@ from experiments.web.files import (
     read_deals,
     replay_frames,
 )
+from experiments.web.guard import MAX_BODY_BYTES, BodyTooLarge, Guard
+from experiments.web.sessions import MAX_LIVE, LiveGame, LiveGames
+from experiments.web.store import (
+    IDLE_SECONDS,
+    MAX_GAMES,
+    GameGone,
+    GameStore,
+    TableFull,
+    default_path,
+)
 
 STATIC = Path(__file__).parent / "static"
-MAX_GAMES = 64
-IDLE_SECONDS = 30 * 60
+GAMES_ROOT = "games"  # the finished games of the store, listed for replay like a directory
 MAX_EVENTS_PER_CALL = 2000  # a guard: agents stop after this many moves in one call
-
-
-class GameStore:
-    """Games by id: least recently used dropped beyond ``max_games``, idle ones after
-    ``idle_seconds``."""
-
-    def __init__(self, max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS):
-        self.max_games = max_games
-        self.idle_seconds = idle_seconds
-        self._games: OrderedDict[str, dict] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, entry: dict) -> str:
-        """Keep a new game; returns its id."""
-        gid = uuid.uuid4().hex[:16]
-        entry["lock"] = threading.Lock()
-        entry["touched"] = time.monotonic()
-        with self._lock:
-            self._games[gid] = entry
-            self._expire()
-        return gid
-
-    def get(self, gid: str) -> dict:
-        """The game ``gid``, now the most recently used; KeyError when it is gone."""
-        with self._lock:
-            self._expire()
-            entry = self._games.get(gid)
-            if entry is None:
-                raise KeyError(gid)
-            self._games.move_to_end(gid)
-            entry["touched"] = time.monotonic()
-            return entry
-
-    def drop(self, gid: str) -> bool:
-        """Free game ``gid``; whether it was there."""
-        with self._lock:
-            return self._games.pop(gid, None) is not None
-
-    def __len__(self) -> int:
-        with self._lock:
-            self._expire()
-            return len(self._games)
-
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for gid in [g for g, e in self._games.items()
-                    if now - e["touched"] > self.idle_seconds]:
-            del self._games[gid]
-        while len(self._games) > self.max_games:
-            self._games.popitem(last=False)
 
 
 def _bad(message: str, status: int = 400):
@@ -129,10 +85,23 @@ def _bad(message: str, status: int = 400):
     return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
 
 
+class NotYours(CardsimError):
+    """A request for a game without that game's token (401) or with another token (403)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
 def create_app(runs: str | None = "runs", records: list | None = None,
-               max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS):
+               store: str | None = None, max_games: int = MAX_GAMES,
+               idle_seconds: float = IDLE_SECONDS, max_live: int = MAX_LIVE,
+               max_body: int = MAX_BODY_BYTES):
     """The ASGI app. ``runs``: the run directories' parent; ``records``: other directories
-    whose hand-record files may be opened."""
+    whose hand-record files may be opened; ``store``: the games' SQLite file (default
+    beside ``runs``, experiments.web.store); ``max_games`` games in progress at once, each
+    dropped once idle for ``idle_seconds``; at most ``max_live`` of them in memory; request
+    bodies up to ``max_body`` bytes (experiments.web.guard)."""
     from fastapi import FastAPI
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse
@@ -146,16 +115,35 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                                   game_result, make_seat_agents)
 
     app = FastAPI(title="cardsim", docs_url=None, redoc_url=None, openapi_url=None)
-    store = GameStore(max_games, idle_seconds)
+    app.add_middleware(Guard, max_body=max_body)
     roots = Roots(runs, list(records or []))
     agent_cache: dict = {}
     analysis_agents: dict = {}
     deals_cache: dict = {}
-    app.state.store = store
+    kept = GameStore(store or default_path(runs), max_games, idle_seconds)
+
+    def seat_agents(game):
+        rules = games.get(game.game).rules_cls.from_dict(game.rules)
+        return make_seat_agents(game.game, game.specs, agent_cache, rules)
+
+    live_games = LiveGames(kept, seat_agents, max_live)
+    app.state.store = kept
+    app.state.games = live_games
     app.state.roots = roots
 
     @app.exception_handler(CardsimError)
     async def _cardsim_error(request: Request, exc: CardsimError):
+        if isinstance(exc, TableFull):
+            response = _bad(str(exc), 503)
+            response.headers["Retry-After"] = str(exc.retry_after)
+            return response
+        if isinstance(exc, NotYours):
+            return _bad(str(exc), exc.status)
+        if isinstance(exc, BodyTooLarge):
+            return _bad(str(exc), 413)
+        if isinstance(exc, GameGone):
+            return _bad(f"{exc} (it ended and was dropped, or was left idle); start a new one",
+                        404)
         return _bad(str(exc), 404 if isinstance(exc, FileRefused) and "no such" in str(exc)
                     else 400)
 
@@ -182,21 +170,32 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             raise InvalidConfigError("the request body must be a JSON object")
         return data
 
-    def _entry(gid: str) -> dict:
-        try:
-            return store.get(gid)
-        except KeyError:
-            raise FileRefused(f"no such game {gid!r} (it ended, or was left idle and freed); "
-                              f"start a new one") from None
+    def _check_token(gid: str, request: Request) -> None:
+        """Only the person who created game ``gid`` may see it or act in it: the request
+        carries its token (``Authorization: Bearer TOKEN``)."""
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise NotYours(f"game {gid!r} needs its token: send the header 'Authorization: "
+                           f"Bearer TOKEN' with the token the reply to POST /api/games gave",
+                           401)
+        if not kept.token_matches(gid, token.strip()):
+            raise NotYours(f"that token is not game {gid!r}'s: only the person who created "
+                           f"a game can see it or act in it", 403)
 
-    def _state(entry: dict, events: list | None = None) -> dict:
-        s: PlaySession = entry["session"]
-        return {"id": entry["id"], "seat": entry["seat"], "view": s.view(entry["seat"]),
-                "events": events or [], "duplicate": entry["duplicate"] is not None}
+    def _open(gid: str, request: Request):
+        """Game ``gid`` for the request's token holder, in memory with its lock held."""
+        _check_token(gid, request)
+        return live_games.open(gid)
 
-    def _run_agents(entry: dict, events: list) -> None:
-        s: PlaySession = entry["session"]
-        seat = entry["seat"]
+    def _state(live: LiveGame, events: list | None = None) -> dict:
+        s: PlaySession = live.session
+        return {"id": live.id, "seat": live.seat, "view": s.view(live.seat),
+                "events": events or [], "duplicate": live.duplicate is not None}
+
+    def _run_agents(live: LiveGame, events: list) -> None:
+        s: PlaySession = live.session
+        seat = live.seat
 
         def snap(e):
             e = {k: v for k, v in e.items() if k != "record"}
@@ -287,89 +286,94 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             if duplicate:
                 make_seat_agents(game, [duplicate], agent_cache, rules)  # a bad spec fails now
             session = PlaySession(game, rules, agents, seed=seed, pause_at_deal_end=True)
-            entry = {"session": session, "seat": seat, "duplicate": duplicate,
-                     "specs": per_seat, "game": game}
-            entry["id"] = store.add(entry)
-            events: list = []
-            with entry["lock"]:
-                _run_agents(entry, events)
-                return _state(entry, events)
+            gid, token = kept.create(game, rules.to_dict(), seat, per_seat, seed, duplicate)
+            try:
+                live = live_games.adopt(gid, kept.load(gid), session)
+                with live.lock:
+                    events: list = []
+                    _run_agents(live, events)
+                    live_games.commit(live)
+                    return {**_state(live, events), "token": token}
+            except BaseException:
+                kept.drop(gid)  # a game that could not start is not kept
+                raise
 
         return await run_in_threadpool(start)
 
     @app.get("/api/games/{gid}")
-    def get_game(gid: str):
-        entry = _entry(gid)
-        with entry["lock"]:
-            return _state(entry)
+    def get_game(gid: str, request: Request):
+        with _open(gid, request) as live:
+            kept.touch(gid)
+            return _state(live)
 
     @app.post("/api/games/{gid}/act")
     async def act(gid: str, request: Request):
+        _check_token(gid, request)  # before anything about the body is said
         data = await _body(request)
-        entry = _entry(gid)
         if "action" not in data:
             raise IllegalActionError("give the action: {\"action\": id or name}")
-        return await run_in_threadpool(_act, entry, data)
+        action = data["action"]
+        if isinstance(action, bool) or not isinstance(action, (int, str)):
+            raise IllegalActionError(f"action must be an id or a name, got {action!r}")
+        return await run_in_threadpool(_act, gid, request, action)
 
-    def _act(entry: dict, data: dict) -> dict:
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
+    def _act(gid: str, request: Request, action) -> dict:
+        with _open(gid, request) as live:
+            s: PlaySession = live.session
             events: list = []
-            seat = entry["seat"]
+            seat = live.seat
             if s.turn != seat:
                 raise IllegalActionError(f"it is not your turn (seat {s.turn} is to act)"
                                          if s.turn >= 0 else "nobody is to act now")
-            action = data["action"]
-            if isinstance(action, bool) or not isinstance(action, (int, str)):
-                raise IllegalActionError(f"action must be an id or a name, got {action!r}")
-
-            def snap(e):
-                e = {k: v for k, v in e.items() if k != "record"}
-                e["view"] = s.view(seat)
-                events.append(e)
-
             for e in s.act(action):
-                snap(e)
-            _run_agents(entry, events)
-            return _state(entry, events)
+                events.append({**{k: v for k, v in e.items() if k != "record"},
+                               "view": s.view(seat)})
+            _run_agents(live, events)
+            live_games.commit(live)
+            return _state(live, events)
 
     @app.post("/api/games/{gid}/next")
-    def next_deal(gid: str):
-        entry = _entry(gid)
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
+    def next_deal(gid: str, request: Request):
+        with _open(gid, request) as live:
+            s: PlaySession = live.session
             events: list = []
             for e in s.next_deal():
                 events.append({**{k: v for k, v in e.items() if k != "record"},
-                               "view": s.view(entry["seat"])})
-            _run_agents(entry, events)
-            return _state(entry, events)
+                               "view": s.view(live.seat)})
+            _run_agents(live, events)
+            live_games.commit(live)
+            return _state(live, events)
 
     @app.delete("/api/games/{gid}")
-    def drop_game(gid: str):
-        if not store.drop(gid):
-            raise FileRefused(f"no such game {gid!r}")
+    def drop_game(gid: str, request: Request):
+        _check_token(gid, request)
+        live_games.drop([gid])
+        if not kept.drop(gid):
+            raise GameGone(f"no such game {gid!r}")
         return {"dropped": gid}
 
     @app.get("/api/games/{gid}/sheet")
-    def sheet(gid: str):
-        entry = _entry(gid)
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
+    def sheet(gid: str, request: Request):
+        with _open(gid, request) as live:
+            s: PlaySession = live.session
             return {"points": s.deal_points, "records": s.records,
                     "side_names": s.view(None)["side_names"]}
 
     @app.post("/api/games/{gid}/analyse")
     async def analyse_game(gid: str, request: Request):
+        _check_token(gid, request)
         data = await _body(request)
-        entry = _entry(gid)
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
-            if s.turn != entry["seat"]:
-                raise IllegalActionError("analysis is for your own decisions: wait for your "
-                                         "turn")
-            st = s.st.copy()
-        return await run_in_threadpool(_analyse, entry["game"], s.rules, st, data)
+
+        def position():
+            with _open(gid, request) as live:
+                s: PlaySession = live.session
+                if s.turn != live.seat:
+                    raise IllegalActionError("analysis is for your own decisions: wait for "
+                                             "your turn")
+                return live.game, s.rules, s.st.copy()
+
+        game, rules, st = await run_in_threadpool(position)
+        return await run_in_threadpool(_analyse, game, rules, st, data)
 
     def _analyse(game, rules, st, data):
         method = data.get("method", "solver")
@@ -377,27 +381,21 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return analyse(game, rules, st, method, samples=samples,
                        checkpoint=data.get("checkpoint"), agents=analysis_agents)
 
-    def _duplicate_entry(gid: str) -> dict:
-        entry = _entry(gid)
-        if not entry["duplicate"]:
-            raise InvalidConfigError("this game was not started in duplicate mode")
-        return entry
-
-    def _duplicate_agents(entry: dict) -> list:
+    def _duplicate_agents(live: LiveGame) -> list:
         """The game's agents with the duplicate agent in the person's seat."""
-        specs = list(entry["specs"])
-        specs[entry["seat"]] = entry["duplicate"]
-        return make_seat_agents(entry["game"], specs, agent_cache,
-                                entry["session"].rules)
+        if not live.duplicate:
+            raise InvalidConfigError("this game was not started in duplicate mode")
+        specs = list(live.specs)
+        specs[live.seat] = live.duplicate
+        return make_seat_agents(live.game, specs, agent_cache, live.session.rules)
 
     @app.get("/api/games/{gid}/duplicate")
-    def duplicate(gid: str):
-        entry = _duplicate_entry(gid)
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
-            seat = entry["seat"]
-            cache = entry.setdefault("dup_results", {})
-            agents = _duplicate_agents(entry)
+    def duplicate(gid: str, request: Request):
+        with _open(gid, request) as live:
+            agents = _duplicate_agents(live)
+            s: PlaySession = live.session
+            seat = live.seat
+            cache = live.cache.setdefault("dup_results", {})
             rows = []
             for k in range(len(s.records)):
                 if k not in cache:
@@ -405,34 +403,48 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                 rows.append({"deal": k, "you": s.deal_points[k][seat], "agent": cache[k]})
             you = sum(r["you"] for r in rows)
             bot = sum(r["agent"] for r in rows)
-            return {"agent": entry["duplicate"], "seat": seat, "deals": rows,
+            return {"agent": live.duplicate, "seat": seat, "deals": rows,
                     "total_you": you, "total_agent": bot}
 
     @app.get("/api/games/{gid}/duplicate-game")
-    def duplicate_whole_game(gid: str):
-        entry = _duplicate_entry(gid)
-        with entry["lock"]:
-            s: PlaySession = entry["session"]
-            seat = entry["seat"]
+    def duplicate_whole_game(gid: str, request: Request):
+        with _open(gid, request) as live:
+            agents = _duplicate_agents(live)
+            s: PlaySession = live.session
+            seat = live.seat
             if not s.over:
                 raise IllegalActionError(
                     f"the whole game is replayed once yours is over ({len(s.records)} deals "
                     f"so far); /duplicate compares the deals played so far one by one")
-            if "dup_game" not in entry:
-                other = duplicate_game(s, _duplicate_agents(entry))
-                entry["dup_game"] = game_result(other, seat)
+            if "dup_game" not in live.cache:
+                live.cache["dup_game"] = game_result(duplicate_game(s, agents), seat)
             you = game_result(s, seat)
-            bot = entry["dup_game"]
+            bot = live.cache["dup_game"]
             view = s.kit.table_view(s.rules, s.st, None)
-            return {"agent": entry["duplicate"], "seat": seat, "side_names": view["side_names"],
+            return {"agent": live.duplicate, "seat": seat, "side_names": view["side_names"],
                     "you": you, "agent_game": bot, "difference": you["margin"] - bot["margin"]}
+
+    @app.get("/api/stats")
+    def stats():
+        """How full the table is and what the server holds in memory."""
+        return {"games": kept.counts(), "max_games": kept.max_games,
+                "idle_seconds": kept.idle_seconds, "in_memory": len(live_games),
+                "max_in_memory": live_games.max_live, "restored": live_games.restored,
+                "rss_mib": rss_mib(), "store": kept.path}
 
     # --- replay ---------------------------------------------------------------------------
     @app.get("/api/records")
     def record_files():
-        return {"roots": list(roots.roots), "files": roots.record_files()}
+        # finished games of this table come first, as the root "games" (path: the game's id)
+        finished = [{"root": GAMES_ROOT, "path": g["id"], "game": g["game"],
+                     "deals": g["deals"], "finished": g["finished"],
+                     "seats": ["person" if x is None else x for x in g["specs"]]}
+                    for g in kept.finished(MAX_LISTED)]
+        return {"roots": [GAMES_ROOT, *roots.roots], "files": finished + roots.record_files()}
 
     def _deals(root: str, path: str) -> list[dict]:
+        if root == GAMES_ROOT:
+            return kept.records(path)
         target = roots.resolve(root, path)
         st = target.stat()
         key = (str(target), st.st_mtime_ns, st.st_size)
@@ -598,6 +610,17 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     return app
 
 
+def rss_mib() -> float | None:
+    """This process's resident memory in MiB (Linux ``/proc``; None elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
 def _steps(game: str, rules, frames: list) -> list[dict]:
     """The replay's steps of a deal's frames (experiments.web.files.replay_frames): the
     table with every hand open after each action, and who did what."""
@@ -631,10 +654,46 @@ def _text_or_none(path: Path) -> str | None:
         return None
 
 
+class ServeError(CardsimError):
+    """The server cannot start: a busy port, an address it may not or cannot listen on."""
+
+
+def listen(host: str, port: int):
+    """A socket bound to ``host``:``port`` and listening; ``ServeError`` naming the port
+    when it is busy (checked before anything says the server is up)."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise ServeError(f"cannot listen on {host!r}: not an address of this machine "
+                         f"({e})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} on {host} is busy: another program listens there "
+                             f"(another cardsim serve?); choose another with --port") from None
+        raise ServeError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, runs: str | None = "runs",
-          records: list | None = None) -> None:
-    """Run the app on uvicorn until interrupted."""
+          records: list | None = None, store: str | None = None,
+          max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS,
+          public: bool = False) -> None:
+    """Run the app on uvicorn until interrupted. A ``host`` beyond this machine needs
+    ``public`` (and a warning is printed)."""
+    import sys
+
     from cardsim.errors import MissingDependencyError
+    from experiments.web.guard import is_this_machine, public_warning
 
     try:
         import fastapi  # noqa: F401
@@ -642,8 +701,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, runs: str | None = "runs",
     except ImportError as e:
         raise MissingDependencyError(f"cardsim serve needs the web extra: pip install "
                                      f"'cardsim[web]' ({e})") from None
-    import uvicorn
-
-    app = create_app(runs, records)
-    print(f"cardsim serve: http://{host}:{port}/  (runs: {runs}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    local = is_this_machine(host)
+    if not local and not public:
+        raise ServeError(f"--host {host} listens beyond this machine: add --public to allow "
+                         f"it (the default, 127.0.0.1, serves this machine only)")
+    sock = listen(host, port)
+    try:
+        if not local:
+            print(public_warning(host, port), file=sys.stderr, flush=True)
+        app = create_app(runs, records, store=store, max_games=max_games,
+                         idle_seconds=idle_seconds)
+        print(f"cardsim serve: http://{host}:{port}/  (runs: {runs}; games kept in "
+              f"{app.state.store.path}; Ctrl-C stops)", flush=True)
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()

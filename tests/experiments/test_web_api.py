@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from experiments.cli import main
 from experiments.web import files as web_files
-from experiments.web.app import GameStore, create_app
+from experiments.web.app import create_app
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +43,29 @@ def client(dirs):
     return TestClient(create_app(runs=str(runs), records=[str(recs)]))
 
 
-def play_deal(client, state):
-    """Take the first legal action until the deal ends; returns the last state."""
+def auth(state) -> dict:
+    """The header that shows a game's token (the reply to POST /api/games holds it)."""
+    return {"Authorization": f"Bearer {state['token']}"}
+
+
+def new_game(client, body) -> dict:
+    """A new game's state; its token stays with the state through ``play_deal``."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.json()
+    return r.json()
+
+
+def play_deal(client, state, token=None):
+    """Take the first legal action until the deal ends; returns the last state (with the
+    game's token)."""
+    token = token or state["token"]
     for _ in range(200):
         view = state["view"]
         if view["deal_over"] or view["game_over"]:
-            return state
+            return {**state, "token": token}
         assert view["legal"], view
-        r = client.post(f"/api/games/{state['id']}/act", json={"action": view["legal"][0]["id"]})
+        r = client.post(f"/api/games/{state['id']}/act", json={"action": view["legal"][0]["id"]},
+                        headers=auth({"token": token}))
         assert r.status_code == 200, r.json()
         state = r.json()
     raise AssertionError("the deal did not end")
@@ -76,65 +91,64 @@ def test_a_preset_seats_the_tables_named_player(client):
 
 
 def test_debertz_deal_illegal_action_refused(client):
-    r = client.post("/api/games", json={"game": "debertz", "players": 2, "seat": 1,
-                                        "agents": ["heuristic"], "seed": 4})
-    assert r.status_code == 200, r.json()
-    state = r.json()
+    state = new_game(client, {"game": "debertz", "players": 2, "seat": 1,
+                              "agents": ["heuristic"], "seed": 4})
+    gid, mine = state["id"], auth(state)
     view = state["view"]
     assert view["seats"][1]["hand"] and view["seats"][0]["hand"] is None  # hidden
     legal = {a["id"] for a in view["legal"]}
     bad = next(a for a in range(40) if a not in legal)
-    r = client.post(f"/api/games/{state['id']}/act", json={"action": bad})
+    r = client.post(f"/api/games/{gid}/act", json={"action": bad}, headers=mine)
     assert r.status_code == 400 and "not legal" in r.json()["error"]
-    r = client.post(f"/api/games/{state['id']}/act", content=b"{not json")
+    r = client.post(f"/api/games/{gid}/act", content=b"{not json", headers=mine)
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     # the game goes on after the refusals
-    end = play_deal(client, client.get(f"/api/games/{state['id']}").json())
+    end = play_deal(client, client.get(f"/api/games/{gid}", headers=mine).json(),
+                    state["token"])
     assert end["view"]["deal_over"] and end["view"]["deals_ended"] == 1
     assert any(e["kind"] == "trick" for e in end["events"]) or end["events"]
-    sheet = client.get(f"/api/games/{state['id']}/sheet").json()
+    sheet = client.get(f"/api/games/{gid}/sheet", headers=mine).json()
     assert len(sheet["points"]) == 1 and sheet["records"][0]["format"] == "cardsim-debertz/1"
-    nxt = client.post(f"/api/games/{state['id']}/next").json()
+    nxt = client.post(f"/api/games/{gid}/next", headers=mine).json()
     assert not nxt["view"]["deal_over"] and nxt["view"]["deal"] >= 1
-    assert client.delete(f"/api/games/{state['id']}").status_code == 200
-    r = client.get(f"/api/games/{state['id']}")
+    assert client.delete(f"/api/games/{gid}", headers=mine).status_code == 200
+    r = client.get(f"/api/games/{gid}", headers=mine)
     assert r.status_code == 404 and "no such game" in r.json()["error"]
 
 
 def test_barbu_deal_and_duplicate(client):
-    r = client.post("/api/games", json={"game": "barbu", "seat": 0, "agents": "random",
-                                        "seed": 7, "duplicate": "random"})
-    state = r.json()
+    state = new_game(client, {"game": "barbu", "seat": 0, "agents": "random", "seed": 7,
+                              "duplicate": "random"})
     end = play_deal(client, state)
     assert end["view"]["deal_over"]
-    dup = client.get(f"/api/games/{state['id']}/duplicate").json()
+    dup = client.get(f"/api/games/{state['id']}/duplicate", headers=auth(state)).json()
     assert dup["agent"] == "random" and len(dup["deals"]) == 1
     assert sum(e["kind"] == "move" for e in end["events"]) >= 1
 
 
 def test_whole_game_duplicate(client):
     """The whole game replayed with the duplicate agent in your seat, once yours is over."""
-    r = client.post("/api/games", json={"game": "debertz", "players": 2, "seat": 1,
-                                        "agents": "heuristic", "seed": 4,
-                                        "duplicate": "heuristic", "rules": {"target": 150}})
-    state = r.json()
-    early = client.get(f"/api/games/{state['id']}/duplicate-game")
+    state = new_game(client, {"game": "debertz", "players": 2, "seat": 1,
+                              "agents": "heuristic", "seed": 4, "duplicate": "heuristic",
+                              "rules": {"target": 150}})
+    gid, mine, token = state["id"], auth(state), state["token"]
+    early = client.get(f"/api/games/{gid}/duplicate-game", headers=mine)
     assert early.status_code == 400 and "once yours is over" in early.json()["error"]
     for _ in range(50):
-        state = play_deal(client, state)
+        state = play_deal(client, state, token)
         if state["view"]["game_over"]:
             break
-        state = client.post(f"/api/games/{state['id']}/next").json()
+        state = client.post(f"/api/games/{gid}/next", headers=mine).json()
     assert state["view"]["game_over"]
-    dup = client.get(f"/api/games/{state['id']}/duplicate-game").json()
+    dup = client.get(f"/api/games/{gid}/duplicate-game", headers=mine).json()
     assert dup["agent"] == "heuristic" and dup["seat"] == 1
     assert dup["you"]["over"] and dup["agent_game"]["over"]
     assert dup["you"]["side"] == dup["agent_game"]["side"] == 1
     assert dup["difference"] == dup["you"]["margin"] - dup["agent_game"]["margin"]
     assert dup["you"]["deals"] == len(dup["you"]["points"]) >= 1
-    assert client.get(f"/api/games/{state['id']}/duplicate-game").json() == dup  # kept
-    plain = client.post("/api/games", json={"game": "debertz", "players": 2}).json()
-    r = client.get(f"/api/games/{plain['id']}/duplicate-game")
+    assert client.get(f"/api/games/{gid}/duplicate-game", headers=mine).json() == dup  # kept
+    plain = new_game(client, {"game": "debertz", "players": 2})
+    r = client.get(f"/api/games/{plain['id']}/duplicate-game", headers=auth(plain))
     assert r.status_code == 400 and "duplicate mode" in r.json()["error"]
 
 
@@ -148,16 +162,6 @@ def test_whole_game_duplicate(client):
 def test_bad_new_game(client, body, words):
     r = client.post("/api/games", json=body)
     assert r.status_code == 400 and words in r.json()["error"], r.json()
-
-
-def test_store_frees_least_recently_used_and_idle_games():
-    store = GameStore(max_games=2, idle_seconds=3600)
-    ids = [store.add({"n": k}) for k in range(3)]
-    assert len(store) == 2
-    with pytest.raises(KeyError):
-        store.get(ids[0])
-    store.idle_seconds = 0
-    assert len(store) == 0
 
 
 def test_replay_and_solver_values(client):

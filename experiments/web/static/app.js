@@ -14,8 +14,11 @@ function show(msg) {
   m.hidden = !msg;
 }
 
+let TOKEN = null;       // the game's token: only its holder may see or play the game
+
 async function api(method, url, body) {
   const opts = { method, headers: {} };
+  if (TOKEN && url.startsWith("/api/games/")) opts.headers.Authorization = "Bearer " + TOKEN;
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -135,6 +138,7 @@ $("setup").addEventListener("submit", async (ev) => {
   try {
     $("start").disabled = true;
     const state = await api("POST", "/api/games", body);
+    TOKEN = state.token;
     $("table").hidden = false;
     await receive(state);
   } catch (e) {
@@ -679,7 +683,7 @@ async function loadRuns() {
 
 // a game left in the browser is dropped on the server (which also frees idle games)
 window.addEventListener("pagehide", () => {
-  if (GAME) fetch("/api/games/" + GAME.id, { method: "DELETE", keepalive: true }).catch(() => {});
+  if (GAME) fetch("/api/games/" + GAME.id, { method: "DELETE", keepalive: true, headers: { Authorization: "Bearer " + TOKEN } }).catch(() => {});
 });
 
 loadMeta().catch((e) => show(e.message));
