@@ -20,7 +20,7 @@
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME [--players P] [--teams]   (the table's presets, then every agent)
     cardsim models [NAME] [--json]                (the model zoo; a network's card)
-    cardsim leaderboard [TABLE ...] [--run | --ingest RUN_DIR ... | --write | --check]
+    cardsim leaderboard [TABLE ...] [--run | --ingest RUN_DIR ... | --cost | --write | --check]
     cardsim --version
 
 GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value,key=value``
@@ -272,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "and rewrite the pages")
     q.add_argument("--ingest", nargs="+", metavar="RUN_DIR",
                    help="keep finished ladder runs' results and rewrite the pages")
+    q.add_argument("--cost", action="store_true",
+                   help="measure every kept agent's µs a decision again on this machine "
+                        "(in turns, 5 rounds, medians) and rewrite the pages")
     q.add_argument("--write", action="store_true",
                    help="rewrite the pages and model cards from the kept results")
     q.add_argument("--check", action="store_true",

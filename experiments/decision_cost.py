@@ -2,7 +2,7 @@
 
     python -m experiments.decision_cost --game debertz --players 2 \\
         --agents heuristic pimc:samples=16 neural:checkpoint=debertz-2p [--deals 12]
-        [--seed 5001] [--json]
+        [--seed 5001] [--rounds 3] [--json]
 
 The positions are every decision with two or more legal actions of ``--deals`` deals of
 random play (bids or contracts, doubles, the swap, card play at every trick:
@@ -11,7 +11,9 @@ time, as the table calls its policy. A Python agent (a network, ``pimc:beliefs=`
 twice: one position per call (its latency for a single game, observation included) and all
 the positions in one call (what a decision costs in a tournament, where the table asks it
 for many games at once); it gets the observations with their engine rows, as at the table.
-numba and torch run on one thread.
+numba and torch run on one thread. With ``--rounds N`` every agent is timed N times, the
+agents taking turns round after round, and each keeps its median: a machine whose speed swings
+within minutes then slows every agent alike, and the ratios between them hold.
 """
 
 from __future__ import annotations
@@ -90,8 +92,10 @@ def network_us(agent, game: str, R, states) -> tuple[float, float]:
     return single, batched
 
 
-def measure(game: str, rules, specs: list[str], deals: int = 12, seed: int = 5001) -> list[dict]:
-    """One row per agent: its microseconds per decision (and a network's batched cost)."""
+def measure(game: str, rules, specs: list[str], deals: int = 12, seed: int = 5001,
+            rounds: int = 1) -> list[dict]:
+    """One row per agent: its microseconds per decision (and a network's batched cost), the
+    median of ``rounds`` timings taken in turns."""
     import numba
 
     threads = numba.get_num_threads()
@@ -105,29 +109,38 @@ def measure(game: str, rules, specs: list[str], deals: int = 12, seed: int = 500
         torch.set_num_threads(1)
     try:
         states = decision_positions(game, rules.pack(), deals, seed)
-        rows = _rows(game, rules, specs, states)
+        rows = _rows(game, rules, specs, states, rounds)
     finally:  # the caller's thread counts back
         numba.set_num_threads(threads)
         if torch:
             torch.set_num_threads(torch_threads)
     for r in rows:
         r["positions"] = len(states)
+        r["rounds"] = rounds
     return rows
 
 
-def _rows(game: str, rules, specs: list[str], states) -> list[dict]:
+def _rows(game: str, rules, specs: list[str], states, rounds: int) -> list[dict]:
     R = rules.pack()
+    agents = [make_agent(spec, game, rules) for spec in specs]
+    timings = [[] for _ in agents]  # per agent: (single, batched or None) of each round
+    for _ in range(rounds):
+        for agent, times in zip(agents, timings):
+            if is_compiled(agent):
+                times.append((compiled_us(agent, game, R, states), None))
+            else:
+                times.append(network_us(agent, game, R, states))
     rows = []
-    for spec in specs:
-        agent = make_agent(spec, game, rules)
-        if is_compiled(agent):
-            rows.append({"agent": agent.label,
-                         "us_per_decision": compiled_us(agent, game, R, states)})
-        else:
-            single, batched = network_us(agent, game, R, states)
-            rows.append({"agent": agent.label, "us_per_decision": single,
-                         "us_per_decision_batched": batched})
+    for agent, times in zip(agents, timings):
+        row = {"agent": agent.label, "us_per_decision": _median([t[0] for t in times])}
+        if times[0][1] is not None:
+            row["us_per_decision_batched"] = _median([t[1] for t in times])
+        rows.append(row)
     return rows
+
+
+def _median(values: list[float]) -> float:
+    return float(np.median(values))
 
 
 def main(argv=None) -> None:
@@ -141,6 +154,8 @@ def main(argv=None) -> None:
     ap.add_argument("--agents", nargs="+", required=True)
     ap.add_argument("--deals", type=int, default=12)
     ap.add_argument("--seed", type=int, default=5001)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time every agent this many times, in turns; each keeps its median")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     kit = games.get(args.game)
@@ -148,13 +163,15 @@ def main(argv=None) -> None:
     if len(kit.player_counts) > 1:
         table = {"players": args.players or min(kit.player_counts), "teams": args.teams}
     rules = kit.make_rules(conventions=table)
-    rows = measure(args.game, rules, args.agents, args.deals, args.seed)
+    if args.rounds < 1:
+        ap.error(f"--rounds must be 1 or more, got {args.rounds}")
+    rows = measure(args.game, rules, args.agents, args.deals, args.seed, args.rounds)
     if args.json:
         print(json.dumps(rows))
         return
     where = ", ".join(f"{k}={v}" for k, v in table.items() if v is not False)
     print(f"{kit.title}{f' ({where})' if where else ''}: {rows[0]['positions']} positions, "
-          f"one core")
+          f"one core" + (f", median of {args.rounds} rounds" if args.rounds > 1 else ""))
     for r in rows:
         batched = (f"   {r['us_per_decision_batched']:10.1f} us batched"
                    if "us_per_decision_batched" in r else "")

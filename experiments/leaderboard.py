@@ -3,6 +3,7 @@
     cardsim leaderboard [TABLE ...] [--json]       the standings, from the data
     cardsim leaderboard --run TABLE [...]          run the table's ladder, then keep its data
     cardsim leaderboard --ingest RUN_DIR [...]     keep a finished ladder run's results
+    cardsim leaderboard [TABLE ...] --cost         measure the kept agents' cost again
     cardsim leaderboard --write                    rewrite the pages from the data
     cardsim leaderboard --check                    exit 1 where a page differs from the data
 
@@ -82,15 +83,13 @@ def ladder_data(run_dir) -> dict:
     agents = []
     for row in summary["agents"]:
         label = row["agent"]
-        measured = cost.get(label, {})
         agents.append({
             "spec": label_spec[label], "label": label,
             "points_per_deal": row["points_per_deal"], "ci95": row["ci95"],
             "rating": ratings.get(label),
             "decisions": row.get("decisions"),
             "us_in_play": row.get("us_per_decision"),
-            "us_per_decision": measured.get("us_per_decision", row.get("us_per_decision")),
-            "us_batched": measured.get("us_per_decision_batched"),
+            **_cost_fields(cost.get(label), row.get("us_per_decision")),
         })
     pairs = [{"a": label_spec[p["agents"][0]], "b": label_spec[p["agents"][1]],
               "difference": p["difference"], "ci95": p["difference_ci95"],
@@ -102,8 +101,62 @@ def ladder_data(run_dir) -> dict:
         "unit": summary["unit"], "deals": summary["items"], "seed": summary["seed"],
         "by_contract": summary.get("by_contract", False),
         "date": started, "commit": meta.get("git_commit"), "machine": machine(),
+        "cost": {"date": started, "commit": meta.get("git_commit"), "machine": machine(),
+                 "positions": (summary.get("decision_cost") or [{}])[0].get("positions"),
+                 "rounds": (summary.get("decision_cost") or [{}])[0].get("rounds", 1)},
         "agents": agents, "pairs": pairs,
     }
+
+
+def _cost_fields(measured: dict | None, in_play: float | None) -> dict:
+    """An agent's cost as kept: ``us_per_decision``, CPU µs a decision as a tournament asks
+    for it (a compiled agent one position at a time, a Python agent a batch of games in one
+    call), measured on fixed positions where the run measured them (experiments.decision_cost),
+    else as timed in play; ``us_one_call``, a Python agent's µs for one position a call (what
+    one game waits for), None for a compiled agent."""
+    if not measured:
+        return {"us_per_decision": in_play, "us_one_call": None}
+    batched = measured.get("us_per_decision_batched")
+    return {"us_per_decision": measured["us_per_decision"] if batched is None else batched,
+            "us_one_call": None if batched is None else measured["us_per_decision"]}
+
+
+def refresh_cost(table: str, rounds: int = 5) -> Path:
+    """Measure the cost of every agent of a table's kept ladder again, on this machine, the
+    agents timed in turns ``rounds`` times (experiments.decision_cost), and keep it with its
+    date, commit and machine; the strength figures are left as the ladder measured them."""
+    from cardsim.errors import InvalidConfigError
+    from experiments.decision_cost import measure
+    from experiments.files import atomic_write_text, json_ready
+    from experiments.rundir import git_commit
+
+    data = load(table)
+    if data is None:
+        raise InvalidConfigError(f"no ladder kept for {table}: run it first "
+                                 f"(cardsim leaderboard --run {table})")
+    rules = table_rules(data)
+    rows = measure(data["game"], rules, [a["spec"] for a in data["agents"]], rounds=rounds)
+    for agent, row in zip(data["agents"], rows):
+        agent.update(_cost_fields(row, agent.get("us_in_play")))
+    data["cost"] = {"date": _dt.date.today().isoformat(), "commit": git_commit(),
+                    "machine": machine(), "positions": rows[0]["positions"], "rounds": rounds}
+    path = data_path(table)
+    atomic_write_text(path, json.dumps(json_ready(data), indent=1) + "\n")
+    return path
+
+
+def table_rules(data: dict):
+    """The rules object of a kept ladder's table, checked against the rules it was run with."""
+    from agents.presets import table_rules as conventions_of
+    from cardsim import games
+    from cardsim.errors import InvalidConfigError
+
+    rules = games.get(data["game"]).make_rules(conventions=conventions_of(data["table"]))
+    if rules.rules_hash() != data["rules_hash"]:
+        raise InvalidConfigError(f"the {data['table']} ladder was run with rules "
+                                 f"{data['rules_hash']}, the table's are now "
+                                 f"{rules.rules_hash()}: run the ladder again")
+    return rules
 
 
 def ingest(run_dir) -> Path:
@@ -191,7 +244,7 @@ def card_evaluation(name: str, card: dict) -> dict | None:
             "as": row["spec"], "date": data["date"], "seed": data["seed"],
             "deals": data["deals"], "points_per_deal": row["points_per_deal"],
             "ci95": row["ci95"], "against": against,
-            "us_per_decision": row["us_per_decision"], "us_batched": row["us_batched"]}
+            "us_per_decision": row["us_per_decision"], "us_one_call": row["us_one_call"]}
 
 
 def _option_values(spec: str) -> list:
@@ -245,6 +298,18 @@ def describe_presets(table: str) -> str:
     return "\n".join(lines)
 
 
+def cost_provenance(data: dict) -> str:
+    """Where a ladder's µs a decision come from, in a sentence."""
+    cost = data.get("cost") or {}
+    if not cost.get("positions"):
+        return "µs a decision as timed in the ladder's play."
+    rounds = cost.get("rounds", 1)
+    return (f"µs a decision measured {cost['date']} on {cost['positions']} fixed positions, "
+            f"one core" + (f", the median of {rounds} rounds taken in turns" if rounds > 1
+                           else "") + "; a network's as a tournament calls it, a batch of "
+            "games at once.")
+
+
 def standings_table(data: dict) -> list[str]:
     """A ladder as markdown table rows."""
     ref = data["reference"]
@@ -279,7 +344,8 @@ def leaderboard_markdown() -> str:
         out += [f"`{data['config']}`: {data['deals']:,} {unit} a pairing, seed "
                 f"{data['seed']}, {data['date']}, commit `{(data['commit'] or '')[:10]}`, "
                 f"{data['machine']}" + (", every contract equally often" if
-                                        data.get("by_contract") else "") + ".", ""]
+                                        data.get("by_contract") else "") + ". "
+                + cost_provenance(data), ""]
         out += standings_table(data) + [""]
     return "\n".join(out).rstrip() + "\n"
 
@@ -360,7 +426,10 @@ def main(args) -> int:
             print(f"{table}: {run_ladder(table)}")
     for run_dir in args.ingest or []:
         print(f"kept {ingest(run_dir)}")
-    if args.run or args.ingest or args.write:
+    if args.cost:
+        for table in args.tables or [t for t in TABLES if load(t) is not None]:
+            print(f"{table}: cost measured again, {refresh_cost(table)}")
+    if args.run or args.ingest or args.cost or args.write:
         for path in write_pages():
             print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         return 0

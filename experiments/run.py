@@ -299,13 +299,17 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
     return json_ready(result)
 
 
+# timings per agent, taken in turns, each agent keeping its median (experiments.decision_cost)
+COST_ROUNDS = 3
+
+
 def _decision_costs(cfg: ExperimentConfig, rules, labels) -> list[dict]:
     """Each agent's microseconds per decision on one core (experiments.decision_cost),
     under its label in the tournament. Measured again on a resumed run: a time, not a
     result."""
     from experiments.decision_cost import measure
 
-    rows = measure(cfg.game, rules, cfg.agents)
+    rows = measure(cfg.game, rules, cfg.agents, rounds=COST_ROUNDS)
     for label, row in zip(labels, rows):
         row["agent"] = label
     return rows

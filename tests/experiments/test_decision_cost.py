@@ -15,6 +15,24 @@ def test_compiled_agents_and_a_network_are_timed_on_the_same_positions():
     assert "us_per_decision_batched" not in rows[0] and rows[1]["us_per_decision_batched"] > 0
 
 
+def test_rounds_time_the_agents_in_turns_and_keep_each_ones_median(monkeypatch):
+    import experiments.decision_cost as dc
+
+    calls = []
+    times = {"random": iter([5.0, 1.0, 3.0]), "heuristic": iter([2.0, 40.0, 4.0])}
+
+    def timed(agent, game, R, states):
+        calls.append(agent.label)
+        return next(times[agent.label])
+
+    monkeypatch.setattr(dc, "compiled_us", timed)
+    rows = measure("debertz", DebertzRules(players=2), ["random", "heuristic"], deals=1,
+                   seed=3, rounds=3)
+    assert calls == ["random", "heuristic"] * 3  # in turns, not one agent's rounds together
+    assert [r["us_per_decision"] for r in rows] == [3.0, 4.0]  # medians: one slow round is out
+    assert rows[0]["rounds"] == 3
+
+
 def test_command_prints_json(capsys):
     main(["--game", "debertz", "--players", "3", "--agents", "random", "--deals", "1", "--json"])
     rows = json.loads(capsys.readouterr().out)

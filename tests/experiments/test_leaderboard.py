@@ -82,6 +82,36 @@ def test_pages_are_written_from_the_data_and_a_change_is_caught(kept, tmp_path, 
     assert "| Debertz, 2 players | `fast` | `neural:checkpoint=debertz-2p` |" in readme
 
 
+def test_cost_is_measured_again_without_touching_the_strength_figures(kept):
+    before = json.loads(kept.read_text())
+    assert before["cost"]["rounds"] == 1  # a run measures its cost only when asked: in play
+    path = lb.refresh_cost("debertz-2p", rounds=2)
+    after = json.loads(path.read_text())
+    assert after["cost"]["rounds"] == 2 and after["cost"]["positions"] > 5
+    assert after["cost"]["machine"] == lb.machine() and after["cost"]["commit"]
+    assert after["pairs"] == before["pairs"]
+    for a, b in zip(before["agents"], after["agents"]):
+        assert a["points_per_deal"] == b["points_per_deal"] and b["us_per_decision"] > 0
+    network = after["agents"][2]
+    assert network["us_one_call"] > 0  # a Python agent: one position a call, and in a batch
+    assert after["agents"][1]["us_one_call"] is None  # compiled: one figure
+    assert "median of 2 rounds" in lb.cost_provenance(after)
+
+
+def test_kept_presets_are_in_their_cost_class():
+    # strongest: at most 100 ms a decision on one core; fast: at most 1/100 of the table's
+    # pimc, as the kept ladders measured them
+    for table in lb.TABLES:
+        data = lb.load(table)
+        if data is None:
+            continue
+        cost = {r["preset"]: r["measured"]["us_per_decision"]
+                for r in lb.preset_rows(table) if r["measured"]}
+        reference = lb.agent_row(data, data["reference"])["us_per_decision"]
+        assert cost["strongest"] <= 100_000, table
+        assert cost["fast"] <= reference / 100, (table, cost["fast"], reference)
+
+
 def test_the_committed_pages_and_cards_equal_the_committed_data():
     # docs/leaderboard.md, the README's table and every model card's evaluation are made
     # from experiments/results/ by `cardsim leaderboard --write`
