@@ -53,9 +53,9 @@ def describe_card(name: str) -> str:
                      f"seed {e['seed']}, {e['date']} ({e['ladder']}):")
         for other, d in e["against"].items():
             lines.append(f"    − {other}: {fmt_diff(d)} points a deal")
-        lines.append(f"    {fmt_us(e['us_per_decision'])} µs a decision on one core"
-                     + (f" ({fmt_us(e['us_batched'])} in a batch)" if e.get("us_batched")
-                        else ""))
+        lines.append(f"    {fmt_us(e['us_per_decision'])} µs a decision on one core, a batch "
+                     f"of games a call" + (f" ({fmt_us(e['us_one_call'])} for one position a "
+                                           f"call)" if e.get("us_one_call") else ""))
     else:
         lines.append("  evaluation     not in a ladder (it plays inside another network's "
                      "card)" if _inside_another(name) else "  evaluation     not measured yet")
