@@ -128,7 +128,7 @@ def test_leaderboard_command_prints_standings_and_refuses_an_unknown_table(capsy
 def test_models_command_lists_the_zoo_and_shows_a_card(capsys):
     assert main(["models"]) == 0
     out = capsys.readouterr().out
-    assert "debertz-2p " in out and "barbu-critic" in out and "7 networks" in out
+    assert "debertz-2p " in out and "barbu-critic" in out and "8 networks" in out
     assert main(["models", "barbu-critic"]) == 0
     out = capsys.readouterr().out
     assert "seat it as     neural:checkpoint=barbu-critic" in out and "sha256" in out
