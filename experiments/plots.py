@@ -22,8 +22,10 @@ def pyplot():
     return plt
 
 
-def save_png(fig, path: Path) -> None:
-    """A figure as a PNG file, written atomically (a crash leaves the old file or none)."""
+def save_png(fig, path: Path, tight: bool = True) -> None:
+    """A figure as a PNG file, written atomically (a crash leaves the old file or none).
+    ``tight``: trimmed to what is drawn, at the price of drawing it twice (False for a
+    figure whose layout engine already fits it to its labels)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight" if tight else None)
     atomic_write_bytes(path, buf.getvalue())

@@ -54,6 +54,7 @@ class LineProgress:
         self.what, self.step = what or "progress", step
         self.stream = sys.stderr if stream is None else stream
         self.start = time.perf_counter()
+        self.first = self.n          # where this process started (a resumed run's count)
         self.postfix = ""
         self.shown = self._bucket()
 
@@ -80,6 +81,9 @@ class LineProgress:
         pct = 100 * min(self.n, self.total) // max(self.total, 1)
         seconds = time.perf_counter() - self.start
         extra = f", {self.postfix}" if self.postfix else ""
+        done = self.n - self.first
+        if 0 < done and self.n < self.total:  # at this process's pace so far
+            extra += f", about {_duration(seconds / done * (self.total - self.n))} left"
         print(f"{self.what}: {pct}% ({self.n:,}/{self.total:,} {self.unit}s, {seconds:.0f} s"
               f"{extra})", file=self.stream, flush=True)
 
@@ -91,3 +95,12 @@ class LineProgress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _duration(seconds: float) -> str:
+    """A time left, to the precision a person reads it: 40 s, 12 min, 3.5 h."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -4,7 +4,8 @@ the check that a folder given to ``--resume`` is one.
 
     runs/<name>-<time>[-k]/   made once, never reused: a second run started in the same
                               second gets the suffix -2, -3, ...
-        config.yaml           the resolved config (every default filled in)
+        config.yaml           the resolved config (every default filled in; a training
+                              recipe's run holds recipe.yaml instead)
         meta.json             what the run was made with: its own fields (rules hash,
                               seed, ...), then git commit, versions and start time
 
@@ -58,25 +59,40 @@ def check_out_parent(out_parent) -> None:
     check_output_folder(out_parent, "run folder (--out)")
 
 
-def create_run_dir(out_parent, name: str, config: dict, meta: dict, first_folder: str) -> Path:
+def create_run_dir(out_parent, name: str, config: dict, meta: dict, first_folder: str,
+                   config_file: str = "config.yaml") -> Path:
     """Make ``out_parent/<name>-<time>`` (with a suffix when taken) and its ``first_folder``,
-    and write ``config.yaml`` and ``meta.json`` in it; returns the run directory."""
+    and write ``config_file`` (the resolved config) and ``meta.json`` in it; returns the run
+    directory, which becomes the one an interrupted command names."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     run_dir = Path(out_parent) / f"{name}-{stamp}"
     k = 1
     while run_dir.exists():
         k += 1
         run_dir = Path(out_parent) / f"{name}-{stamp}-{k}"
-    (run_dir / first_folder).mkdir(parents=True)
-    write_config(run_dir, config)
-    write_meta(run_dir, meta)
+    run_dir.mkdir(parents=True)  # never shared: a folder made meanwhile is an error
+    make_run_dir(run_dir, config, meta, first_folder, config_file)
     working["run_dir"] = run_dir
     return run_dir
 
 
-def write_config(run_dir: Path, config: dict) -> None:
-    """``config.yaml``: the resolved config, keys in the order the config class gives."""
-    atomic_write_text(Path(run_dir) / "config.yaml", yaml.safe_dump(config, sort_keys=False))
+def make_run_dir(run_dir, config: dict, meta: dict, first_folder: str,
+                 config_file: str = "config.yaml") -> Path:
+    """Make the run directory ``run_dir`` at exactly that path (a recipe's stage folder) with
+    its ``first_folder``, and write ``config_file`` and ``meta.json``; a folder already there
+    (a stage started before an interruption) keeps its ``meta.json``."""
+    run_dir = Path(run_dir)
+    (run_dir / first_folder).mkdir(parents=True, exist_ok=True)
+    write_config(run_dir, config, config_file)
+    if read_meta(run_dir) is None:
+        write_meta(run_dir, meta)
+    return run_dir
+
+
+def write_config(run_dir: Path, config: dict, config_file: str = "config.yaml") -> None:
+    """``config_file`` (``config.yaml``): the resolved config, keys in the order the config
+    class gives."""
+    atomic_write_text(Path(run_dir) / config_file, yaml.safe_dump(config, sort_keys=False))
 
 
 def write_meta(run_dir: Path, meta: dict) -> None:

@@ -26,8 +26,10 @@ Names that left the package are in ``retired.json``: such a name is a clear erro
 network that replaces it and the training config that made it.
 
 A ``checkpoint`` option is a zoo name when it has no path separator and no ``.pt`` ending;
-a training run directory (``cardsim train``'s) means its ``checkpoints/latest.pt``; anything
-else is a path.
+a training run directory (``cardsim train CONFIG``'s) means its ``checkpoints/latest.pt``; a
+recipe's run (``cardsim train RECIPE``'s) the network its ``model-card.json`` names, with
+the card's options, or before that card, the newest network of its stages; anything else is
+a path.
 """
 
 from __future__ import annotations
@@ -75,11 +77,14 @@ def card(name: str) -> dict:
     return json.loads(json.dumps(_read_card(path)))
 
 
-@lru_cache(maxsize=None)
 def retired() -> dict[str, dict]:
     """The names that left the zoo: ``{"renamed": NEW}`` or ``{"replaced_by": NAME}``, each
     with the training ``config`` that made it."""
-    path = MODELS_DIR / "retired.json"
+    return _read_retired(MODELS_DIR / "retired.json")
+
+
+@lru_cache(maxsize=None)
+def _read_retired(path: Path) -> dict[str, dict]:  # by path: the zoo's folder may be another
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
@@ -112,8 +117,9 @@ def weights_path(name: str) -> Path:
 
 def checkpoint_path(text: str) -> Path:
     """The file a ``checkpoint`` (or ``net``, ``beliefs``, ``init``) option means: a zoo
-    network's weights for its name, a training run directory's ``checkpoints/latest.pt``,
-    else the path itself (checked by the loader).
+    network's weights for its name, a training run directory's ``checkpoints/latest.pt``, a
+    recipe's run's final network (``run_card``), or while it trains, its newest stage's
+    ``checkpoints/latest.pt``; else the path itself (checked by the loader).
 
     Raises:
         CheckpointError: a name that is not in the zoo (a retired one says what replaces it).
@@ -122,18 +128,45 @@ def checkpoint_path(text: str) -> Path:
     path = Path(text)
     if path.is_dir() and (path / "checkpoints").is_dir():  # a run directory: its newest
         return path / "checkpoints" / "latest.pt"
+    if path.is_dir() and (path / "stages").is_dir():  # a recipe's run
+        made = run_card(path)
+        if made is not None:
+            return path / made["checkpoint"]
+        stages = sorted((p for p in (path / "stages").iterdir()
+                         if (p / "checkpoints" / "latest.pt").is_file()),
+                        key=lambda p: int(p.name.split("-")[0]))
+        if not stages:
+            raise CheckpointError(f"recipe run {path} has no network yet: its first stage has "
+                                  f"written no checkpoint")
+        return stages[-1] / "checkpoints" / "latest.pt"
     if is_name(text) and not path.exists():
         return weights_path(text)
     return path
 
 
+def run_card(run_dir: Path) -> dict | None:
+    """The ``model-card.json`` of a recipe's finished run (``checkpoint``: its network's file
+    in the run), or None where there is none."""
+    try:
+        made = json.loads((Path(run_dir) / "model-card.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return made if isinstance(made, dict) and "checkpoint" in made else None
+
+
 def network_options(options: dict) -> tuple[dict, bool]:
-    """``neural``'s options with the card's own options of the zoo network that
-    ``checkpoint`` names added (those given win); and whether the card added any."""
+    """``neural``'s options with the card's own options of the network that ``checkpoint``
+    names (a zoo name, or a recipe's finished run) added (those given win); and whether the
+    card added any."""
     name = options.get("checkpoint")
-    if not isinstance(name, str) or not is_name(name) or Path(name).exists():
+    if not isinstance(name, str):
         return dict(options), False
-    own = card(name)["options"]
+    if is_name(name) and not Path(name).exists():
+        own = card(name)["options"]
+    elif Path(name).is_dir() and run_card(Path(name)) is not None:
+        own = run_card(Path(name)).get("options") or {}
+    else:
+        return dict(options), False
     return {**own, **options}, bool(set(own) - set(options))
 
 

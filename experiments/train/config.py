@@ -18,6 +18,8 @@
     eval_every: 10                # iterations between duplicate evaluations (0: none)
     eval_deals: 2000              # duplicate deals per evaluation opponent
     eval_opponents: [random, heuristic]
+    patience: 0                   # stop after N evaluations that do not beat the best one
+                                  # against the first eval opponent (0: run every iteration)
     args: {}                      # the algorithm's arguments (DMCArgs / PPOArgs)
     executor: local               # or ray: DMC's self-play actors as Ray actors
     ray: {address: auto, num_workers: 2, weights_every: 1}   # executor ray only
@@ -69,6 +71,7 @@ class TrainConfig:
     eval_every: int = 10
     eval_deals: int = 2000
     eval_opponents: list = field(default_factory=lambda: ["random", "heuristic"])
+    patience: int = 0
     args: dict = field(default_factory=dict)
     executor: str = "local"
     ray: dict | None = None
@@ -194,6 +197,7 @@ def _validate(data: Any, check_init: bool = True) -> TrainConfig:
     _check_int("iterations", cfg.iterations, 1)
     _check_int("eval_every", cfg.eval_every, 0)
     _check_int("eval_deals", cfg.eval_deals, 1)
+    _check_int("patience", cfg.patience, 0)
     if (isinstance(cfg.pool_share, bool) or not isinstance(cfg.pool_share, (int, float))
             or not 0 <= cfg.pool_share <= 1):
         raise InvalidConfigError(f"config key 'pool_share' has invalid value "
@@ -208,6 +212,10 @@ def _validate(data: Any, check_init: bool = True) -> TrainConfig:
         cfg.eval_opponents = [cfg.eval_opponents]
     if not isinstance(cfg.eval_opponents, list):
         raise InvalidConfigError("config key 'eval_opponents' must be a list of agents")
+    if cfg.patience and not (cfg.eval_every and cfg.eval_opponents):
+        raise InvalidConfigError(f"config key 'patience' ({cfg.patience}) counts evaluations "
+                                 f"against the first of 'eval_opponents': it needs "
+                                 f"eval_every > 0 and an eval opponent")
     cfg.args = _check_args(cfg.algorithm, cfg.args)
     if cfg.algorithm == "distill":
         from experiments.train.distill import search_agent

@@ -23,6 +23,10 @@ loses nothing reported: it rewrites ``metrics.jsonl`` from the checkpoint. It re
 ``config.yaml`` edited since the checkpoint, naming the key (``check_resume``): only
 ``iterations`` may grow, and where the run trains (device, threads, executor) may change.
 
+Early stopping (``patience: N``): the run stops once N evaluations in a row have not beaten
+the best difference so far against the first eval opponent (``experiments.train.gates``);
+the row of that evaluation says why (``early_stop``), so a resumed run stops there too.
+
 Opponent pool (``pool_share`` > 0): in that share of the games the learner holds one seat
 (or side), seat ``i % players`` in game i, and the other seats are played greedily by one
 earlier checkpoint ``iter-N.pt`` of the run, drawn each iteration (seeded by the
@@ -34,8 +38,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
-import torch
+from cardsim.errors import need_torch
+
+need_torch("training and neural agents")  # a clear error where torch is missing
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observation_spec_hash
 from agents.neural.network import ActionHeadNet
@@ -45,20 +53,28 @@ from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
 from experiments.plots import pyplot, save_png
 from experiments.progress import progress_bar
 from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
-from experiments.train.config import TrainConfig, config_from_dict, load_config, read_yaml
+from experiments.train.config import TrainConfig, config_from_dict, read_yaml
 
 
 def start_training(config_path, out_parent="runs", progress: bool = False,
-                   ray: dict | None = None):
+                   ray: dict | None = None, sets=(), scale=None):
     """Create a run directory for a training config and train; returns (run_dir, summary).
-    ``ray``: self-play on Ray with these options (address) over the config's own."""
-    cfg = load_config(config_path)
+    ``ray``: self-play on Ray with these options (address) over the config's own; ``sets``
+    and ``scale``: ``--set`` and ``--scale`` (``experiments.train.overrides``), recorded in
+    ``meta.json`` beside the resolved config."""
+    from experiments.train.overrides import overridden_config
+
+    where = str(config_path)
+    cfg = config_from_dict(overridden_config(read_yaml(config_path), where, sets, scale),
+                           where=where)
     if ray is not None:
         cfg = cfg.with_ray(ray)
     check_out_parent(out_parent)
-    device = _device(cfg)
-    run_dir = create_run_dir(out_parent, cfg.name, cfg.to_dict(), _meta(cfg), "checkpoints")
-    return run_dir, Trainer(run_dir, cfg, device).run(progress)
+    device = train_device(cfg)
+    overrides = {"overrides": {"sets": list(sets), "scale": scale}} if sets or scale else {}
+    run_dir = create_run_dir(out_parent, cfg.name, cfg.to_dict(), train_meta(cfg, overrides),
+                             "checkpoints")
+    return run_dir, train_in(run_dir, cfg, device, progress)
 
 
 def resume_training(run_dir, progress: bool = False, ray: dict | None = None):
@@ -71,25 +87,47 @@ def resume_training(run_dir, progress: bool = False, ray: dict | None = None):
     cfg = config_from_dict(read_yaml(path), where=str(path))
     if ray is not None:
         cfg = cfg.with_ray(ray)
-    latest = run_dir / "checkpoints" / "latest.pt"
+    return run_dir, train_in(run_dir, cfg, train_device(cfg), progress)
+
+
+def train_in(run_dir: Path, cfg: TrainConfig, device: torch.device, progress=False,
+             label: str | None = None, free_keys=()) -> dict:
+    """Train ``cfg`` in the run directory ``run_dir`` (made, with its checkpoints folder),
+    from its last checkpoint where there is one (after ``check_resume``, ``free_keys``
+    besides those always free), saying so with ``label`` (what is resumed, and the progress
+    bar's name) when ``progress``. Returns the trainer's ``summary()``."""
+    latest = Path(run_dir) / "checkpoints" / "latest.pt"
     if latest.exists():
-        check_resume(run_dir, cfg, load_checkpoint(latest).get("training") or {})
-    trainer = Trainer(run_dir, cfg, _device(cfg))
+        check_resume(run_dir, cfg, load_checkpoint(latest).get("training") or {}, free_keys)
+    trainer = Trainer(run_dir, cfg, device)
     if latest.exists():
         trainer.restore(latest)
-    return run_dir, trainer.run(progress)
+        if progress:
+            done = ("finished" if trainer.finished() else
+                    f"continuing with iteration {trainer.iteration + 1}")
+            say(f"resuming {label or run_dir} after iteration {trainer.iteration} of "
+                f"{cfg.iterations} ({done})")
+    return trainer.run(progress, what=label or "train")
+
+
+def say(text: str) -> None:
+    """A line for the person watching, on stderr beside the progress."""
+    import sys
+
+    print(text, file=sys.stderr, flush=True)
 
 
 # where and how fast a run trains, not what it learns: these may change on resume
 RESUME_FREE_KEYS = ("name", "device", "torch_threads", "numba_threads", "executor", "ray")
 
 
-def check_resume(run_dir: Path, cfg: TrainConfig, training: dict) -> None:
+def check_resume(run_dir: Path, cfg: TrainConfig, training: dict, free_keys=()) -> None:
     """Refuse, in one line naming the key, to resume with a config.yaml edited since the
     checkpoint's ``training`` record was written (``training["config"]``): the rest of the
     run would not be the run that was started. ``iterations`` may grow (the run is
-    extended); where it runs (device, threads, executor) may change. A checkpoint without
-    the record (older ones) is not checked."""
+    extended); where it runs (device, threads, executor) may change, and ``free_keys`` (a
+    recipe's stage: ``init``, the previous stage's network wherever the run now lies). A
+    checkpoint without the record (older ones) is not checked."""
     was = training.get("config")
     if not isinstance(was, dict):
         return
@@ -99,7 +137,8 @@ def check_resume(run_dir: Path, cfg: TrainConfig, training: dict) -> None:
             was[f"ray.{key}"] = (was.get("ray") or {}).get(key)
             now[f"ray.{key}"] = (now["ray"] or {}).get(key)
     for key in now:
-        if key in RESUME_FREE_KEYS or key not in was or was[key] == now[key]:
+        if key in RESUME_FREE_KEYS or key in free_keys or key not in was or \
+                was[key] == now[key]:
             continue  # (a key newer than the checkpoint: the run had its default)
         if key == "iterations" and isinstance(was[key], int) and now[key] >= was[key]:
             continue
@@ -134,18 +173,21 @@ def _comparable(config: dict) -> dict:
     return out
 
 
-def _device(cfg: TrainConfig) -> torch.device:
+def train_device(cfg: TrainConfig) -> torch.device:
+    """The torch device of ``cfg`` (refusing cuda where torch sees none)."""
     if cfg.device == "cuda" and not torch.cuda.is_available():
         raise InvalidConfigError("config key 'device' is cuda but torch sees no CUDA device; "
                                  "allowed here: cpu")
     return torch.device(cfg.device)
 
 
-def _meta(cfg: TrainConfig) -> dict:
+def train_meta(cfg: TrainConfig, more: dict | None = None) -> dict:
+    """``meta.json`` of a training run (a recipe's stage: ``more`` names the recipe and the
+    stage; a run with overrides: them)."""
     return run_meta({"name": cfg.name, "kind": "train", "algorithm": cfg.algorithm,
                      "game": cfg.game, "rules_hash": cfg.make_rules().rules_hash(),
                      "observation_spec_hash": observation_spec_hash(cfg.game),
-                     "seed": cfg.seed},
+                     "seed": cfg.seed, **(more or {})},
                     {"torch_version": torch.__version__})
 
 
@@ -192,6 +234,7 @@ class Trainer:
         self.iteration = 0          # iterations finished
         self.counts = {"decisions": 0, "samples": 0, "updates": 0, "seconds": 0.0}
         self.metrics: list[dict] = []
+        self.saved = 0              # metrics rows held by the checkpoint on disk
         self.actors = None          # Ray's self-play actors (executor: ray)
         self.compiled = False       # this process has compiled (or loaded) the kernels
         self._actor_weights = None  # restored: what the actors played with, and since when
@@ -220,6 +263,7 @@ class Trainer:
         self.iteration = int(training["iteration"])
         self.counts = dict(training["counts"])
         self.metrics = list(training["metrics"])
+        self.saved = len(self.metrics)
         if "actor_weights" in training:  # None: the network's own weights
             self._actor_weights = (training["actor_weights"], training["actor_weights_at"])
         # what a crash after the checkpoint may have left half-reported is written again
@@ -241,21 +285,33 @@ class Trainer:
         atomic_write_bytes(folder / "latest.pt", blob)
 
     # --- the loop -------------------------------------------------------------------------
-    def run(self, progress: bool = False) -> dict:
-        """Train until ``iterations`` of the config are done (from where a restored run stopped),
-        with a progress bar when ``progress``; the Ray actors, if any, are stopped even on an
-        error. Returns ``summary()``."""
+    def finished(self) -> bool:
+        """Whether the run has done its iterations, or stopped early (``patience``)."""
+        return self.iteration >= self.cfg.iterations or bool(
+            self.metrics and "early_stop" in self.metrics[-1])
+
+    def run(self, progress: bool = False, what: str = "train") -> dict:
+        """Train until ``iterations`` of the config are done (from where a restored run stopped)
+        or ``patience`` stops it, with a progress bar named ``what`` when ``progress``; the
+        Ray actors, if any, are stopped even on an error. On an interrupt (Ctrl-C) the
+        learning curve is drawn from what the checkpoint holds before the interrupt goes on.
+        Returns ``summary()``."""
         cfg = self.cfg
-        if self.actors is not None and self.iteration < cfg.iterations:
+        if self.actors is not None and not self.finished():
             weights, at = self._actor_weights or (None, None)
             self.actors.start(self.net, self.counts["updates"], weights, at)
         try:
             with progress_bar(cfg.iterations, progress, "iteration",
-                              initial=self.iteration, what="train") as bar:
-                while self.iteration < cfg.iterations:
+                              initial=self.iteration, what=what) as bar:
+                while not self.finished():
                     row = self._one_iteration()
                     bar.set_postfix(loss=row["loss"], dps=f"{row['decisions_per_s']:,.0f}")
                     bar.update(1)
+            if progress and "early_stop" in self.metrics[-1]:
+                say(f"{what}: {self.metrics[-1]['early_stop']}")
+        except KeyboardInterrupt:
+            write_learning_curve(self.run_dir, cfg, self.metrics[:self.saved])
+            raise
         finally:
             if self.actors is not None:
                 self.actors.stop()
@@ -266,8 +322,11 @@ class Trainer:
         deal_seed, rng = iteration_seeds(cfg.seed, self.iteration)
         compile_s = None
         if not self.compiled and self.actors is None:  # compiling is not training
+            from cardsim.compile_notice import compiling
+
             t = time.perf_counter()
-            self.algo.warm_up(self.batch, self.batch.reset(deal_seed))
+            with compiling(f"{cfg.algorithm}'s {self.batch.kit.title} training kernels"):
+                self.algo.warm_up(self.batch, self.batch.reset(deal_seed))
             compile_s = round(time.perf_counter() - t, 3)
             self.compiled = True
         t0 = time.perf_counter()
@@ -296,8 +355,16 @@ class Trainer:
             self.iteration == cfg.iterations
         if evaluated:
             row["eval"] = self.evaluate()
+            if self.iteration < cfg.iterations and cfg.patience:
+                from experiments.train.gates import early_stop
+
+                stop = early_stop(self.metrics + [row], cfg.patience,
+                                  str(cfg.eval_opponents[0]))
+                if stop:  # in the checkpoint: a resumed run stops here too
+                    row["early_stop"] = stop
         self.metrics.append(row)
         self._save(bool(evaluated))   # first the checkpoint, then what it reports
+        self.saved = len(self.metrics)
         self._write_reports(plot=bool(evaluated))
         return row
 
@@ -387,8 +454,9 @@ class Trainer:
         updates, seconds), decisions per second, the latest checkpoint's path and the last
         evaluation."""
         last_eval = next((m["eval"] for m in reversed(self.metrics) if "eval" in m), None)
+        stop = self.metrics[-1].get("early_stop") if self.metrics else None
         return {"run": str(self.run_dir), "algorithm": self.cfg.algorithm,
-                "iterations": self.iteration, **self.counts,
+                "iterations": self.iteration, "early_stop": stop, **self.counts,
                 "decisions_per_s": self.counts["decisions"] / self.counts["seconds"]
                 if self.counts["seconds"] else None,
                 "checkpoint": str(self.run_dir / "checkpoints" / "latest.pt"),
@@ -401,9 +469,12 @@ def format_summary(s: dict) -> str:
     lines = [f"{s['algorithm']}: {s['iterations']} iterations, {s['decisions']:,} self-play "
              f"decisions ({s['decisions_per_s'] or 0:,.0f}/s), {s['samples']:,} samples, "
              f"{s['updates']:,} updates"]
+    if s.get("early_stop"):
+        lines.append(s["early_stop"])
     for opponent, e in (s["eval"] or {}).items():
+        half = "n/a" if e["ci95"] is None else f"{e['ci95']:.2f}"
         lines.append(f"network - {opponent}: {e['difference']:+.2f} points per deal "
-                     f"(95% interval +-{e['ci95']:.2f})")
+                     f"(95% interval +-{half})")
     lines.append(f"checkpoint: {s['checkpoint']}")
     return "\n".join(lines)
 
@@ -429,12 +500,14 @@ def _tensorboard(run_dir: Path, metrics: list[dict]) -> None:
                 w.add_scalar(f"eval/{opponent}", e["difference"], step)
 
 
-def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -> None:
+def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict],
+                         title: str | None = None, stages=()) -> None:
     """``plots/learning_curve.png`` of ``run_dir`` from metrics lines (also used by
-    ``experiments.train.ship`` for a checkpoint's own lines)."""
+    ``experiments.train.ship`` for a checkpoint's own lines, and by a recipe's run for all
+    its stages: ``title`` and ``stages`` as ``learning_curve_figure`` takes them)."""
     (run_dir / "plots").mkdir(exist_ok=True)
-    fig = learning_curve_figure(cfg, metrics)
-    save_png(fig, run_dir / "plots" / "learning_curve.png")
+    fig = learning_curve_figure(cfg, metrics, title, stages)
+    save_png(fig, run_dir / "plots" / "learning_curve.png", tight=False)  # laid out already
     pyplot().close(fig)
 
 
@@ -442,10 +515,13 @@ def write_learning_curve(run_dir: Path, cfg: TrainConfig, metrics: list[dict]) -
 LOSS_TERMS = (("value_loss", "value loss"), ("entropy", "entropy"))
 
 
-def learning_curve_figure(cfg: TrainConfig, metrics: list[dict]):
+def learning_curve_figure(cfg: TrainConfig, metrics: list[dict], title: str | None = None,
+                          stages=()):
     """The learning curve: the loss (and PPO's value loss and entropy) and the evaluation
-    differences against self-play decisions. The layout keeps every label clear of the
-    other panel."""
+    differences against self-play decisions. ``title`` replaces the loss panel's (the
+    config's name and algorithm); ``stages``: (decisions, name) where each stage of a
+    recipe starts, marked on both panels. Before the first evaluation the evaluation panel
+    says when it comes. The layout keeps every label clear of the other panel."""
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
     x = [m["total_decisions"] for m in metrics if m.get("loss") is not None]
@@ -456,20 +532,40 @@ def learning_curve_figure(cfg: TrainConfig, metrics: list[dict]):
             ax1.plot([m["total_decisions"] for m in rows], [m[key] for m in rows], label=name)
     ax1.set_xlabel("self-play decisions")
     ax1.set_ylabel("loss")
-    ax1.set_title(f"{cfg.name}: {cfg.algorithm} loss")
+    ax1.set_title(title or f"{cfg.name}: {cfg.algorithm} loss")
     if len(ax1.get_lines()) > 1:
         ax1.legend()
     rows = [m for m in metrics if "eval" in m]
-    for opponent in (rows[-1]["eval"] if rows else {}):
+    opponents = list(dict.fromkeys(o for m in rows for o in m["eval"]))
+    for opponent in opponents:
         xs = [m["total_decisions"] for m in rows if opponent in m["eval"]]
         ys = np.array([m["eval"][opponent]["difference"] for m in rows if opponent in m["eval"]])
-        hs = np.array([m["eval"][opponent]["ci95"] for m in rows if opponent in m["eval"]])
+        hs = np.array([m["eval"][opponent]["ci95"] for m in rows if opponent in m["eval"]],
+                      dtype=float)  # None (a single deal): no bar
         ax2.errorbar(xs, ys, yerr=np.nan_to_num(hs), marker="o", capsize=3,
                      label=f"vs {opponent}")
+    if not opponents:
+        ax2.text(0.5, 0.5, _no_evaluation_yet(cfg, metrics), ha="center", va="center",
+                 transform=ax2.transAxes, color="grey", wrap=True)
     ax2.axhline(0, color="grey", lw=0.8)
     ax2.set_xlabel("self-play decisions")
     ax2.set_ylabel("points per deal over the opponent (95%)")
     ax2.set_title("duplicate evaluation")
-    if rows and rows[-1]["eval"]:
+    for start, name in stages:
+        for ax in (ax1, ax2):
+            ax.axvline(start, color="lightgrey", lw=0.8, ls="--")
+        ax1.annotate(name, (start, 1), xycoords=("data", "axes fraction"), rotation=90,
+                     va="top", ha="right", fontsize=7, color="grey")
+    if opponents:
         ax2.legend()
     return fig
+
+
+def _no_evaluation_yet(cfg: TrainConfig, metrics: list[dict]) -> str:
+    """What the empty evaluation panel says: when the first evaluation comes, or why none."""
+    if not cfg.eval_opponents:
+        return "no evaluation opponents\n(a belief network does not play)"
+    done = metrics[-1]["iteration"] if metrics else 0
+    first = cfg.eval_every if cfg.eval_every else cfg.iterations
+    return (f"no evaluation yet: the first after iteration {min(first, cfg.iterations)}\n"
+            f"({done} of {cfg.iterations} done)")

@@ -220,7 +220,7 @@ def test_a_checkpoint_name_is_looked_up_in_the_zoo(tmp_path, monkeypatch):
 
 
 # The zoo: every network with the table it plays (rules), its kind
-ZOO = {"debertz-2p": {"players": 2}, "debertz-3p": {"players": 3},
+ZOO = {"debertz-2p": {"players": 2}, "debertz-3p": {"players": 3}, "debertz-4p": {"players": 4},
        "debertz-2v2-critic": {"players": 4, "teams": True}, "barbu": {},
        "barbu-specialist": {}, "barbu-critic": {}}
 ZOO_BELIEFS = {"debertz-2p-beliefs": {"players": 2}}  # belief networks (pimc:beliefs=)

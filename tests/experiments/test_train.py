@@ -312,7 +312,11 @@ def test_bad_configs_are_refused_naming_the_key(tmp_path, capsys, change, words)
         load_config(path)
     assert words in str(e.value) and str(path) in str(e.value)
     assert main(["train", str(path), "--out", str(tmp_path)]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    # the line saying what would run (printed before the config is checked), then the error
+    # in one line
+    plan, error = capsys.readouterr().err.strip().splitlines()
+    assert plan.startswith("training t (debertz): ")
+    assert error.startswith("cardsim: error: ") and words in error
     assert not any(p.is_dir() for p in tmp_path.iterdir())  # no run directory was made
 
 
