@@ -32,6 +32,33 @@ def rss_mib() -> float:
     return float("nan")
 
 
+class Player:
+    """One person at the table through the API: the game's token sent with every request, and
+    a reply that says the agents are still ``thinking`` followed until they have moved."""
+
+    def __init__(self, client, body: dict):
+        reply = client.post("/api/games", json=body)
+        reply.raise_for_status()
+        self.client, self.state = client, reply.json()
+        self.headers = {"Authorization": f"Bearer {self.state['token']}"}
+        self.settle()
+
+    def post(self, action: str, json: dict | None = None) -> dict:
+        reply = self.client.post(f"/api/games/{self.state['id']}/{action}", json=json,
+                                 headers=self.headers)
+        reply.raise_for_status()
+        self.state = reply.json()
+        self.settle()
+        return self.state
+
+    def settle(self) -> None:
+        while self.state.get("thinking"):
+            reply = self.client.post(f"/api/games/{self.state['id']}/advance",
+                                     headers=self.headers)
+            reply.raise_for_status()
+            self.state = reply.json()
+
+
 def click_times(client, game: str, players: int | None, agent: str, clicks: int,
                 teams: bool = False) -> dict:
     """Seconds per click until the agents have replied, over ``clicks`` clicks (the first
@@ -40,20 +67,20 @@ def click_times(client, game: str, players: int | None, agent: str, clicks: int,
     if players:
         body["players"] = players
         body["teams"] = teams
-    client.post("/api/games", json=body)  # warm-up: compiles the agents
+    Player(client, body)  # warm-up: compiles the agents
     rng = random.Random(0)
     times, replies = [], []
-    state = client.post("/api/games", json=dict(body, seed=12)).json()
+    player = Player(client, dict(body, seed=12))
     while len(times) < clicks:
-        view = state["view"]
+        view = player.state["view"]
         if view["game_over"]:
             break
         if view["deal_over"]:
-            state = client.post(f"/api/games/{state['id']}/next").json()
+            player.post("next")
             continue
         a = rng.choice(view["legal"])["id"]
         t = time.perf_counter()
-        state = client.post(f"/api/games/{state['id']}/act", json={"action": a}).json()
+        state = player.post("act", {"action": a})
         times.append(time.perf_counter() - t)
         replies.append(sum(e["kind"] == "move" for e in state["events"]) - 1)
     times.sort()
@@ -70,23 +97,20 @@ def memory_after_games(client, games: int) -> dict:
     requests = 0
     t = time.perf_counter()
     for g in range(games + 1):
-        state = client.post("/api/games", json={"game": "debertz", "players": 2,
-                                                "agents": ["heuristic"], "seed": g,
-                                                "rules": {"target": 301}}).json()
-        while not state["view"]["game_over"]:
-            if state["view"]["deal_over"]:
-                state = client.post(f"/api/games/{state['id']}/next").json()
+        player = Player(client, {"game": "debertz", "players": 2, "agents": ["heuristic"],
+                                  "seed": g, "rules": {"target": 301}})
+        while not player.state["view"]["game_over"]:
+            if player.state["view"]["deal_over"]:
+                player.post("next")
             else:
-                a = rng.choice(state["view"]["legal"])["id"]
-                state = client.post(f"/api/games/{state['id']}/act",
-                                    json={"action": a}).json()
+                player.post("act", {"action": rng.choice(player.state["view"]["legal"])["id"]})
             requests += 1
         if g == 0:
             before = rss_mib()  # after the first game: compiled code loaded
             t = time.perf_counter()
     return {"games": games, "requests": requests, "seconds": time.perf_counter() - t,
             "rss_after_first_game_mib": before, "rss_after_mib": rss_mib(),
-            "games_held": len(client.app.state.store)}
+            "server": client.get("/api/stats").json()}
 
 
 def page_load(runs: str) -> dict | None:
@@ -152,7 +176,10 @@ def main() -> None:
 
     if not args.skip_page:
         print("page load:", page_load(args.runs), flush=True)
-    client = TestClient(create_app(runs=args.runs))
+    import tempfile
+
+    store = Path(tempfile.mkdtemp(prefix="bench-web-")) / "games.sqlite3"  # not the user's
+    client = TestClient(create_app(runs=args.runs, store=str(store)))
     if not args.skip_memory:
         print("memory:", memory_after_games(client, args.games), flush=True)
     print(f"click, Debertz 2 against 2, {args.debertz_agent} x3:",

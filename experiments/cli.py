@@ -19,6 +19,9 @@
                           [--rule NAME=VALUE]... [--seed S] [--deals N] [--delay SECONDS]
     cardsim serve [--host 127.0.0.1 [--public]] [--port 8000] [--runs DIR] [--records DIR]...
                           [--store FILE] [--max-games N] [--idle-minutes M]
+    cardsim load [--url URL] [--players N] [--slow N] [--agent A] [--slow-agent A]
+                          [--actions N] [--seconds S] [--think SECONDS] [--ramp SECONDS]
+                          [--bad SHARE] [--restart] [--json]
     cardsim rules GAME        (every convention with its default)
     cardsim agents GAME [--players P] [--teams]   (the table's presets, then every agent)
     cardsim models [NAME] [--json]                (the model zoo; a network's card)
@@ -265,6 +268,34 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a game in progress left alone this long is dropped "
                             "(default 1440: a day)")
 
+    load = sub.add_parser("load", help="many players at once against the browser table's "
+                                       "server: requests, statuses, time per action, memory")
+    load.add_argument("--url", help="a running cardsim serve (default: start one, warm it "
+                                    "up, stop it at the end)")
+    load.add_argument("--players", type=int, default=100, metavar="N",
+                      help="players against --agent (default 100), at the tables in turn")
+    load.add_argument("--slow", type=int, default=0, metavar="N",
+                      help="more players, against --slow-agent (default 0)")
+    load.add_argument("--agent", default="heuristic", help="the other seats (default "
+                                                           "heuristic)")
+    load.add_argument("--slow-agent", default="pimc",
+                      help="the other seats of the --slow players (default pimc)")
+    load.add_argument("--actions", type=_positive, default=40, metavar="N",
+                      help="moves per player (default 40)")
+    load.add_argument("--seconds", type=float, default=300.0,
+                      help="stop after this long at the latest (default 300)")
+    load.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                      help="a player's mean wait between moves (default 1; 0: none)")
+    load.add_argument("--ramp", type=float, default=5.0, metavar="SECONDS",
+                      help="the players arrive over this long (default 5; 0: all at once)")
+    load.add_argument("--bad", type=float, default=0.1,
+                      help="share of bad requests (default 0.1)")
+    load.add_argument("--seed", type=int, default=0)
+    load.add_argument("--restart", action="store_true",
+                      help="then kill the server (SIGKILL), start it again and read back "
+                           "every game in progress")
+    load.add_argument("--json", action="store_true")
+
     q = sub.add_parser("rules", help="list a game's conventions")
     q.add_argument("game", choices=GAMES)
     q = sub.add_parser("agents", help="a table's presets (spec, strength against pimc, cost), "
@@ -432,6 +463,10 @@ def run(args) -> int:
         agents = seat_agents(args.game, rules, args.agents, args.seat)
         play_terminal(args.game, rules, agents, args.seat, seed=args.seed, deals=args.deals,
                       delay=args.delay)
+    elif args.command == "load":
+        from experiments.web.load import main as load_main
+
+        return load_main(args)
     elif args.command == "serve":
         from experiments.web.app import serve
 

@@ -84,7 +84,7 @@ class PlaySession:
         for k, a in enumerate({id(a): a for a in self.agents if a is not None}.values()):
             if hasattr(a, "reset"):
                 a.reset(int((self.seed * 1_000_003 + self.item * 7919 + k) % 2**31))
-        self._obs = np.zeros(self.kit.obs_size, dtype=np.float32)
+        self.decide: Callable[[PlaySession, int], int | None] | None = None
         self.events: list[dict] = []     # every move and deal end of the game, in order
         self.records: list[dict] = []    # hand record of each deal ended
         self.deal_points: list[list[float]] = []  # per deal ended: each seat's points
@@ -215,15 +215,15 @@ class PlaySession:
         return self._next_deal(None)
 
     def agent_action(self, seat: int) -> int:
-        """The action the agent of ``seat`` (to act) chooses, checked legal."""
-        from cardsim.envs.single import opponent_action
-
+        """The action the agent of ``seat`` (to act) chooses, checked legal. With
+        ``decide`` set, ``decide(session, seat)`` chooses instead (an action id), or
+        leaves it to the agent here by returning None."""
         agent = self.agents[seat]
+        a = None if self.decide is None else self.decide(self, seat)
+        if a is None:
+            a = choose_action(self.kit, agent, self.states, self.R, self.rng, seat)
         legal = np.zeros(self.kit.num_actions, dtype=np.uint8)
-        for a in self.legal_actions():
-            legal[a] = 1
-        self.kit.observer.observe(self.st, self.R, seat, self._obs)
-        a = opponent_action(agent, self.kit, self.states, self.R, self.rng, self._obs, legal)
+        legal[self.legal_actions()] = 1
         if not (0 <= a < self.kit.num_actions and legal[a]):
             raise IllegalActionError(
                 f"agent {agent_label(agent)!r} at seat {seat} chose action {a}, which is not "
@@ -233,7 +233,7 @@ class PlaySession:
     # --- internals ------------------------------------------------------------------------
     def _apply(self, a: int, on_event=None) -> list[dict]:
         seat = self.turn
-        before = self.view(None)
+        before = self.kit.table_view(self.rules, self.st, None)
         game_nb.apply_action(self.tag, self.st, self.R, a)
         self.decisions += 1
         event = {"kind": "move", "seat": seat, "id": a, "name": self.kit.action_name(a),
@@ -289,6 +289,24 @@ class PlaySession:
         import json
 
         return json.loads(self.kit.record_line(self.st, self.rules, self.seed))
+
+
+def choose_action(kit, agent, states: np.ndarray, R: np.ndarray, rng: np.ndarray,
+                  seat: int) -> int:
+    """The action ``agent`` chooses for ``seat`` (to act) in the one-game batch
+    ``states``, as at the table (cardsim.envs.single.opponent_action); ``rng``, the table's
+    generator, moves on."""
+    from cardsim.envs.single import opponent_action
+
+    base, bits = game_nb.legal(kit.tag, states[0], R)
+    legal = np.zeros(kit.num_actions, dtype=np.uint8)
+    bits = int(bits)
+    for k in range(bits.bit_length()):
+        if bits >> k & 1:
+            legal[int(base) + k] = 1
+    obs = np.zeros(kit.obs_size, dtype=np.float32)
+    kit.observer.observe(states[0], R, seat, obs)
+    return opponent_action(agent, kit, states, R, rng, obs, legal)
 
 
 def duplicate_deal(session: PlaySession, deal: int, seat_agents: list) -> dict:

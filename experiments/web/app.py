@@ -1,21 +1,27 @@
 """``cardsim serve``: the browser table, an ASGI app (FastAPI) with a JSON API and one static
-page (``experiments/web/static``: plain HTML, CSS and JavaScript, no build step).
+page (``experiments/web/static``: HTML, CSS and JavaScript modules, no build step).
 
-The API (every error is a JSON object ``{"error": message}`` with a 4xx status, never a
-traceback):
+The API (every error is a JSON object ``{"error": message}`` with a 4xx status, or 503 with
+``Retry-After`` when the table is full, never a traceback):
 
-    GET    /api/meta                         games, table sizes, agents, conventions
+    GET    /api/meta                         games, table sizes, agents, conventions, the
+                                             tables' named players, the zoo's networks
     POST   /api/games                        a new game: {game, players, teams, seat,
-                                             agents, seed, rules, duplicate}
+                                             agents, seed, rules, duplicate}; the reply
+                                             holds the game's ``token``
     GET    /api/games/{id}                   the table as the person's seat sees it
     POST   /api/games/{id}/act               {action}: the person's move, then the agents'
+    POST   /api/games/{id}/advance           the agents go on (a reply said ``thinking``)
     POST   /api/games/{id}/next              the next deal
     POST   /api/games/{id}/analyse           {method, samples, checkpoint}: action values
+    GET    /api/games/{id}/sheet             each deal's points and hand record
     GET    /api/games/{id}/duplicate         each deal replayed with an agent in your seat
     GET    /api/games/{id}/duplicate-game    once the game is over: the whole game (match)
                                              replayed with that agent in your seat
     DELETE /api/games/{id}                   the game is dropped
-    GET    /api/records                      hand-record files under the directories
+    GET    /api/stats                        games in progress, finished, in memory; memory
+    GET    /api/records                      finished games (root "games"), then hand-record
+                                             files under the directories
     GET    /api/replay?root=&path=&deal=     a recorded deal, step by step, all hands open
     POST   /api/replay/analyse               {root, path, deal, step, method, ...}
     GET    /api/runs                         run directories under --runs, their tables
@@ -26,14 +32,21 @@ traceback):
     GET    /api/compare/plays?file=&pairing=&item=&deal=
                                              every play of that duplicate deal, replayed
 
-Games live in memory, at most ``MAX_GAMES`` at once; the least recently used one is dropped
-beyond that, and any game left alone for ``IDLE_SECONDS``. The server reads only files
-under the directories it was given (experiments.web.files). It only calls what the command
-line calls: the engine, the agents (agents.registry) and the solver's labels.
+Every ``/api/games/{id}`` request carries the game's token (``Authorization: Bearer
+TOKEN``): only the person who created a game sees its hidden cards or acts in it.
+
+Games are kept in an SQLite store and written before each reply (experiments.web.store),
+so that a restart serves each game as it was; a bounded number stay in memory
+(experiments.web.sessions). Agents that think long decide in worker processes, a bounded
+time per request (experiments.web.search). Request bodies are bounded and the page runs
+only its own files (experiments.web.guard). The server reads only files under the
+directories it was given (experiments.web.files). It only calls what the command line
+calls: the engine, the agents (agents.registry) and the solver's labels.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -64,6 +77,12 @@ from experiments.web.files import (
     replay_frames,
 )
 from experiments.web.guard import MAX_BODY_BYTES, BodyTooLarge, Guard
+from experiments.web.search import (
+    AGENT_SECONDS,
+    SearchPool,
+    StillThinking,
+    analyse_in_worker,
+)
 from experiments.web.sessions import MAX_LIVE, LiveGame, LiveGames
 from experiments.web.store import (
     IDLE_SECONDS,
@@ -96,12 +115,15 @@ class NotYours(CardsimError):
 def create_app(runs: str | None = "runs", records: list | None = None,
                store: str | None = None, max_games: int = MAX_GAMES,
                idle_seconds: float = IDLE_SECONDS, max_live: int = MAX_LIVE,
-               max_body: int = MAX_BODY_BYTES):
+               max_body: int = MAX_BODY_BYTES, agent_seconds: float = AGENT_SECONDS,
+               search_workers: int | None = None):
     """The ASGI app. ``runs``: the run directories' parent; ``records``: other directories
     whose hand-record files may be opened; ``store``: the games' SQLite file (default
     beside ``runs``, experiments.web.store); ``max_games`` games in progress at once, each
     dropped once idle for ``idle_seconds``; at most ``max_live`` of them in memory; request
-    bodies up to ``max_body`` bytes (experiments.web.guard)."""
+    bodies up to ``max_body`` bytes (experiments.web.guard); agents other than random and
+    heuristic decide in ``search_workers`` worker processes, for at most ``agent_seconds``
+    a request (experiments.web.search)."""
     from fastapi import FastAPI
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse
@@ -109,18 +131,29 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from agents.registry import agent_names
-    from experiments.analysis import METHODS, analyse
+    from experiments.analysis import METHODS
     from experiments.games import make_rules
     from experiments.play import (PlaySession, duplicate_deal, duplicate_game,
                                   game_result, make_seat_agents)
 
-    app = FastAPI(title="cardsim", docs_url=None, redoc_url=None, openapi_url=None)
+    search = SearchPool(search_workers, agent_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        kept.drop_idle()  # games left alone past the limit while the server was down
+        live_games.restore_in_background(kept.in_progress())  # a restart: ready at once
+        yield
+        search.close()
+        kept.close()
+
+    app = FastAPI(title="cardsim", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
     app.add_middleware(Guard, max_body=max_body)
     roots = Roots(runs, list(records or []))
     agent_cache: dict = {}
-    analysis_agents: dict = {}
     deals_cache: dict = {}
     kept = GameStore(store or default_path(runs), max_games, idle_seconds)
+    app.state.search = search
 
     def seat_agents(game):
         rules = games.get(game.game).rules_cls.from_dict(game.rules)
@@ -190,10 +223,22 @@ def create_app(runs: str | None = "runs", records: list | None = None,
 
     def _state(live: LiveGame, events: list | None = None) -> dict:
         s: PlaySession = live.session
+        # thinking: agents are still to move; POST .../advance lets them go on
         return {"id": live.id, "seat": live.seat, "view": s.view(live.seat),
-                "events": events or [], "duplicate": live.duplicate is not None}
+                "events": events or [], "duplicate": live.duplicate is not None,
+                "thinking": s.turn >= 0 and s.agents[s.turn] is not None}
+
+    def _reply(state: dict):
+        # the table's states are plain JSON already: encoded at once, not walked by the
+        # framework's encoder (ten times the cost, on every move)
+        from fastapi.responses import Response
+
+        return Response(json.dumps(state, separators=(",", ":")),
+                        media_type="application/json")
 
     def _run_agents(live: LiveGame, events: list) -> None:
+        """The agents move until the person's turn, the deal's end or the request's time
+        for them is spent (experiments.web.search)."""
         s: PlaySession = live.session
         seat = live.seat
 
@@ -202,7 +247,13 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             e["view"] = s.view(seat)
             events.append(e)
 
-        s.advance(max_moves=MAX_EVENTS_PER_CALL, on_event=snap)
+        s.decide = search.decider(live, time.monotonic() + search.seconds)
+        try:
+            s.advance(max_moves=MAX_EVENTS_PER_CALL, on_event=snap)
+        except StillThinking:
+            pass  # the reply says so; the next request goes on
+        finally:
+            s.decide = None
 
     # --- pages ----------------------------------------------------------------------------
     @app.get("/")
@@ -237,11 +288,14 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             checkpoints = playing_names()
         except Exception:  # noqa: BLE001 - torch missing: no networks to offer
             checkpoints = []
-        from agents.presets import TABLES, preset_names
+        from agents.presets import TABLES, preset_file
 
-        presets = {t: preset_names(t) for t in TABLES}  # the seat menus' named players
-        return {"games": out, "checkpoints": checkpoints, "methods": list(METHODS),
-                "presets": presets}
+        files = {t: preset_file(t) for t in TABLES}
+        presets = {t: list(f["presets"]) for t, f in files.items()}  # the seat menus
+        about = {t: {k: v.get("about", "") for k, v in f["presets"].items()}
+                 for t, f in files.items()}
+        return {"games": out, "checkpoints": checkpoints, "models": model_cards(checkpoints),
+                "methods": list(METHODS), "presets": presets, "preset_about": about}
 
     @app.post("/api/games")
     async def new_game(request: Request):
@@ -293,7 +347,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                     events: list = []
                     _run_agents(live, events)
                     live_games.commit(live)
-                    return {**_state(live, events), "token": token}
+                    return _reply({**_state(live, events), "token": token})
             except BaseException:
                 kept.drop(gid)  # a game that could not start is not kept
                 raise
@@ -304,7 +358,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     def get_game(gid: str, request: Request):
         with _open(gid, request) as live:
             kept.touch(gid)
-            return _state(live)
+            return _reply(_state(live))
 
     @app.post("/api/games/{gid}/act")
     async def act(gid: str, request: Request):
@@ -322,6 +376,10 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             s: PlaySession = live.session
             events: list = []
             seat = live.seat
+            if s.turn >= 0 and s.agents[s.turn] is not None:
+                raise IllegalActionError(f"it is not your turn: seat {s.turn} "
+                                         f"({s.agent_label(s.turn)}) is thinking; POST "
+                                         f"/api/games/{gid}/advance to wait for it")
             if s.turn != seat:
                 raise IllegalActionError(f"it is not your turn (seat {s.turn} is to act)"
                                          if s.turn >= 0 else "nobody is to act now")
@@ -330,7 +388,17 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                                "view": s.view(seat)})
             _run_agents(live, events)
             live_games.commit(live)
-            return _state(live, events)
+            return _reply(_state(live, events))
+
+    @app.post("/api/games/{gid}/advance")
+    def advance(gid: str, request: Request):
+        """The agents go on thinking (a reply said ``thinking``), for at most the request's
+        time."""
+        with _open(gid, request) as live:
+            events: list = []
+            _run_agents(live, events)
+            live_games.commit(live)
+            return _reply(_state(live, events))
 
     @app.post("/api/games/{gid}/next")
     def next_deal(gid: str, request: Request):
@@ -342,7 +410,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                                "view": s.view(live.seat)})
             _run_agents(live, events)
             live_games.commit(live)
-            return _state(live, events)
+            return _reply(_state(live, events))
 
     @app.delete("/api/games/{gid}")
     def drop_game(gid: str, request: Request):
@@ -376,10 +444,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return await run_in_threadpool(_analyse, game, rules, st, data)
 
     def _analyse(game, rules, st, data):
-        method = data.get("method", "solver")
-        samples = data.get("samples", 8)
-        return analyse(game, rules, st, method, samples=samples,
-                       checkpoint=data.get("checkpoint"), agents=analysis_agents)
+        # a search: in a worker process, where it holds up no other request
+        return search.run(analyse_in_worker, game, rules, st, data.get("method", "solver"),
+                          data.get("samples", 8), data.get("checkpoint"))
 
     def _duplicate_agents(live: LiveGame) -> list:
         """The game's agents with the duplicate agent in the person's seat."""
@@ -430,7 +497,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return {"games": kept.counts(), "max_games": kept.max_games,
                 "idle_seconds": kept.idle_seconds, "in_memory": len(live_games),
                 "max_in_memory": live_games.max_live, "restored": live_games.restored,
-                "rss_mib": rss_mib(), "store": kept.path}
+                "restored_at_start": live_games.at_start,
+                "rss_mib": rss_mib(), "workers_rss_mib": [rss_mib(p) for p in search.pids()],
+                "store": kept.path}
 
     # --- replay ---------------------------------------------------------------------------
     @app.get("/api/records")
@@ -610,10 +679,30 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     return app
 
 
-def rss_mib() -> float | None:
-    """This process's resident memory in MiB (Linux ``/proc``; None elsewhere)."""
+def model_cards(names: list[str]) -> list[dict]:
+    """What the network menu shows of each zoo network: its table, what it is, and its
+    measured strength (its lead over the heuristic, points a deal, with the 95% interval);
+    each table's strongest first."""
+    from agents.neural.zoo import card
+
+    out = []
+    for name in names:
+        c = card(name)
+        ev = c.get("evaluation") or {}
+        versus = (ev.get("against") or {}).get("heuristic") or {}
+        out.append({"name": name, "kind": c["kind"], "game": c["game"], "table": c["table"],
+                    "summary": c.get("summary", ""),
+                    "over_heuristic": versus.get("difference"),
+                    "ci95": versus.get("ci95"), "deals": ev.get("deals"),
+                    "us_per_decision": ev.get("us_per_decision")})
+    return sorted(out, key=lambda m: (m["table"], m["over_heuristic"] is None,
+                                      -(m["over_heuristic"] or 0)))
+
+
+def rss_mib(pid: int | str = "self") -> float | None:
+    """A process's resident memory in MiB (Linux ``/proc``; None elsewhere)."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:

@@ -63,9 +63,13 @@ def play_deal(client, state, token=None):
         view = state["view"]
         if view["deal_over"] or view["game_over"]:
             return {**state, "token": token}
-        assert view["legal"], view
-        r = client.post(f"/api/games/{state['id']}/act", json={"action": view["legal"][0]["id"]},
-                        headers=auth({"token": token}))
+        if state["thinking"]:  # agents that think long had no more time in that request
+            r = client.post(f"/api/games/{state['id']}/advance", headers=auth({"token": token}))
+        else:
+            assert view["legal"], view
+            r = client.post(f"/api/games/{state['id']}/act",
+                            json={"action": view["legal"][0]["id"]},
+                            headers=auth({"token": token}))
         assert r.status_code == 200, r.json()
         state = r.json()
     raise AssertionError("the deal did not end")
@@ -77,6 +81,15 @@ def test_meta(client):
     assert "heuristic" in meta["games"]["debertz"]["agents"]
     assert meta["games"]["debertz"]["conventions"]["target"] == 501
     assert meta["presets"]["debertz-3p"][:3] == ["strongest", "fast", "network"]
+    assert meta["preset_about"]["barbu"]["heuristic"]
+    # the network menu: the zoo's playing networks with their measured strength, each
+    # table's strongest first
+    models = {m["name"]: m for m in meta["models"]}
+    assert set(models) == set(meta["checkpoints"])
+    assert models["debertz-2p"]["table"] == "debertz-2p" and models["debertz-2p"]["summary"]
+    barbu = [m for m in meta["models"] if m["table"] == "barbu"]
+    measured = [m["over_heuristic"] for m in barbu if m["over_heuristic"] is not None]
+    assert measured == sorted(measured, reverse=True) and barbu[0]["over_heuristic"] is not None
 
 
 def test_a_preset_seats_the_tables_named_player(client):
@@ -86,8 +99,8 @@ def test_a_preset_seats_the_tables_named_player(client):
     assert r.status_code == 200, r.json()
     assert r.json()["view"]["labels"] == ["you", "network", "network", "network"]
     r = client.post("/api/games", json={"game": "debertz", "players": 4, "seat": 0,
-                                        "agents": ["network"], "seed": 4})
-    assert r.status_code == 400 and "presets at debertz-4p" in r.json()["error"]
+                                        "agents": ["fast", "network", "nosuchplayer"]})
+    assert r.status_code == 400 and "nosuchplayer" in r.json()["error"]
 
 
 def test_debertz_deal_illegal_action_refused(client):
@@ -229,7 +242,11 @@ def test_leaderboard(client):
 
 def test_page_and_static_files(client):
     r = client.get("/")
-    assert r.status_code == 200 and "<script src=\"/static/app.js\">" in r.text
-    assert client.get("/static/app.js").status_code == 200
+    assert r.status_code == 200 and '<script type="module" src="/static/main.js">' in r.text
+    # the page's modules, each served as JavaScript (the browser runs no other type)
+    for name in ("main.js", "api.js", "cards.js", "table.js", "setup.js", "play.js",
+                 "sheet.js", "values.js", "replay.js", "compare.js", "leaderboard.js"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and "javascript" in r.headers["content-type"], name
     assert client.get("/static/..%2Fapp.py").status_code == 404
     assert client.get("/nowhere").json()["error"]

@@ -1,0 +1,160 @@
+"""Agents that think for long (searches, networks) decide in worker processes, so that their
+thinking holds up no other game of the server, and each request gives them a bounded time.
+
+The engine's compiled kernels hold Python's interpreter lock while they run: a search in a
+thread of the server would stop every other request for as long as it thinks. The random
+and the heuristic agents decide in microseconds and stay in the server; any other agent (a
+search, a network, an agent of the person's own package) is made in a worker process from
+its spec and asked there, with a copy of the game's state row and generator. The values
+of a position (experiments.analysis: the solver, pimc, a network) are worked out there too.
+
+The workers run at a lower priority than the server (``WORKER_NICENESS``): on a busy
+machine the quick requests of other games go first. A request waits for the agents until
+the person is to act or its time (``seconds``) is spent. Then it replies with the moves
+made so far and ``thinking: true``; a decision under way goes on in its worker and the
+next request (``POST /api/games/{id}/advance``) takes it up where it stands.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import concurrent.futures.process
+import multiprocessing
+import os
+import threading
+import time
+
+import numpy as np
+
+FAST_AGENTS = ("random", "heuristic")  # agents that decide in the server's own process
+AGENT_SECONDS = 5.0  # the agents' time in one request
+
+
+class StillThinking(Exception):
+    """The request's time for the agents ran out before the person's turn."""
+
+
+def thinks_long(agent) -> bool:
+    """Whether ``agent`` decides in a worker process."""
+    return getattr(agent, "name", None) not in FAST_AGENTS
+
+
+def default_workers() -> int:
+    """One worker per core but one, left to the server: at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+WORKER_NICENESS = 10  # a worker yields the processor to the server's own requests
+
+
+def _start_worker() -> None:
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: the same priority, still another process
+        pass
+
+
+_worker_agents: dict = {}  # in a worker: (game, rules, spec) -> agent
+_analysis_agents: dict = {}  # in a worker: what experiments.analysis makes once
+
+
+def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.ndarray,
+                      seat: int) -> tuple[int, int]:
+    """In a worker: the action of the agent ``spec`` for ``seat``, and the generator after."""
+    from agents.registry import make_agent
+    from cardsim import games
+    from experiments.play import choose_action
+
+    key = (game, rules, spec)
+    if key not in _worker_agents:
+        agent = make_agent(spec, game, rules)
+        if hasattr(agent, "reset"):
+            agent.reset(len(_worker_agents) + 1)
+        _worker_agents[key] = agent
+    kit = games.get(game)
+    action = choose_action(kit, _worker_agents[key], states, rules.pack(), rng, seat)
+    return int(action), int(rng[0])
+
+
+def analyse_in_worker(game: str, rules, st: np.ndarray, method: str, samples, checkpoint):
+    """In a worker: the values of a position (experiments.analysis)."""
+    from experiments.analysis import analyse
+
+    return analyse(game, rules, st, method, samples=samples, checkpoint=checkpoint,
+                   agents=_analysis_agents)
+
+
+class SearchPool:
+    """Worker processes for the agents that think long (started on first use)."""
+
+    def __init__(self, workers: int | None = None, seconds: float = AGENT_SECONDS):
+        self.workers = workers or default_workers()
+        self.seconds = seconds
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # spawn: a fork of a server with threads may copy a held lock
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker)
+            return self._pool
+
+    def pids(self) -> list[int]:
+        """The workers' process ids (none before the first long decision)."""
+        pool = self._pool
+        return [] if pool is None else list(getattr(pool, "_processes", {}) or {})
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+    def _submit(self, fn, *args) -> concurrent.futures.Future:
+        """``fn(*args)`` sent to a worker. A pool whose worker died (killed, out of memory)
+        takes no more work: a new one is started in its place."""
+        try:
+            return self._executor().submit(fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self.close()
+            return self._executor().submit(fn, *args)
+
+    def run(self, fn, *args):
+        """``fn(*args)`` in a worker; its result (its exception raised here)."""
+        return self._submit(fn, *args).result()
+
+    def decider(self, live, deadline: float):
+        """``PlaySession.decide`` for one request of game ``live`` (experiments.web.sessions
+        .LiveGame) ending at ``deadline`` (``time.monotonic()``): agents that think long
+        decide in a worker; ``StillThinking`` once the deadline passes."""
+
+        def decide(session, seat: int):
+            agent = session.agents[seat]
+            if not thinks_long(agent):
+                return None  # decided here, at once, whatever the time
+            if time.monotonic() >= deadline:
+                raise StillThinking
+            key = (session.decisions, seat)
+            pending = live.cache.get("pending")
+            if pending is None or pending[0] != key:
+                future = self._submit(
+                    _decide_in_worker, session.game, session.rules, live.specs[seat],
+                    session.states.copy(), session.rng.copy(), seat)
+                pending = live.cache["pending"] = (key, future)
+            try:
+                action, rng = pending[1].result(timeout=max(0.0, deadline - time.monotonic()))
+            except concurrent.futures.TimeoutError:
+                raise StillThinking from None
+            except concurrent.futures.process.BrokenProcessPool:
+                self.close()  # its worker died: the decision is asked again, of a new one
+                raise StillThinking from None
+            finally:
+                if pending[1].done():
+                    live.cache.pop("pending", None)
+            session.rng[0] = rng
+            return action
+
+        return decide
