@@ -44,6 +44,7 @@ class Player:
         self.settle()
 
     def post(self, action: str, json: dict | None = None) -> dict:
+        """``POST /api/games/{id}/ACTION`` with the token; the state once the agents moved."""
         reply = self.client.post(f"/api/games/{self.state['id']}/{action}", json=json,
                                  headers=self.headers)
         reply.raise_for_status()
@@ -52,6 +53,7 @@ class Player:
         return self.state
 
     def settle(self) -> None:
+        """Follow a ``thinking`` reply with ``advance`` until the agents have moved."""
         while self.state.get("thinking"):
             reply = self.client.post(f"/api/games/{self.state['id']}/advance",
                                      headers=self.headers)

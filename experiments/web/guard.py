@@ -32,6 +32,7 @@ class BodyTooLarge(CardsimError):
 
 
 def too_large_message(limit: int) -> str:
+    """The 413 reply's message: what the limit is and what the API takes."""
     return (f"the request body is over {limit} bytes, the most this server reads; the API "
             f"takes small JSON objects")
 
@@ -92,6 +93,7 @@ def is_this_machine(host: str) -> bool:
 
 
 def public_warning(host: str, port: int) -> str:
+    """The line ``cardsim serve --public`` prints: who can reach the table, and what guards it."""
     return (f"cardsim serve: warning: listening on {host}:{port}, beyond this machine: anyone "
             f"who reaches it can start games and read the hand records and runs under the "
             f"directories given; each game is guarded by its token only, and nothing is "

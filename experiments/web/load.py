@@ -343,6 +343,7 @@ def summary(tally: Tally, elapsed: float, args) -> dict:
 
 
 def format_summary(s: dict) -> str:
+    """A load run's figures as text: requests, statuses, time per action, memory."""
     def line(name, t):
         if not t["n"]:
             return f"  {name}: none"
@@ -386,6 +387,7 @@ def format_summary(s: dict) -> str:
 
 
 def check_args(args) -> None:
+    """Refuse (``LoadError``, one line) options that give no players or no valid shares."""
     if args.players < 0 or args.slow < 0 or args.players + args.slow < 1:
         raise LoadError("give at least one player (--players N, --slow N)")
     if not 0 <= args.bad <= 1:

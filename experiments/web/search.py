@@ -108,6 +108,7 @@ class SearchPool:
         return [] if pool is None else list(getattr(pool, "_processes", {}) or {})
 
     def close(self) -> None:
+        """Stop the workers, cancelling what they have not started."""
         with self._lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)

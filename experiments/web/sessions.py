@@ -41,18 +41,22 @@ class LiveGame:
 
     @property
     def seat(self) -> int:
+        """The person's seat."""
         return self.kept.seat
 
     @property
     def specs(self) -> list:
+        """The agent spec of each seat (None: the person's)."""
         return self.kept.specs
 
     @property
     def duplicate(self) -> str | None:
+        """The spec of the agent that replays the person's seat, or None."""
         return self.kept.duplicate
 
     @property
     def game(self) -> str:
+        """The game's name."""
         return self.kept.game
 
 

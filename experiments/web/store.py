@@ -106,6 +106,7 @@ def default_path(runs: str | None) -> str:
 
 
 def token_digest(token: str) -> str:
+    """What the store keeps of a game's token: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -135,6 +136,7 @@ class GameStore:
             self._db.executescript(SCHEMA)
 
     def close(self) -> None:
+        """Close the database (its last transaction is already committed)."""
         with self._lock:
             self._db.close()
 

@@ -50,8 +50,8 @@ def test_a_preset_takes_a_label_and_no_other_option():
 
 def test_an_unknown_name_lists_the_agents_and_the_presets_of_the_table():
     with pytest.raises(InvalidConfigError, match="presets at debertz-4p: strongest, fast, "
-                                                 "heuristic, random"):
-        make_agent("network", "debertz", {"players": 4, "teams": False})
+                                                 "network, heuristic, random"):
+        make_agent("champion", "debertz", {"players": 4, "teams": False})
 
 
 def test_canonical_spec_ignores_option_order_and_label():
