@@ -21,47 +21,14 @@ without constraints, for scale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from cardsim import rng_nb, stream_keys
 from cardsim.errors import InvalidConfigError
+from experiments.train.arguments import BeliefArgs
 from experiments.train.episodes import EpisodeBuffer
-
-
-PRIORS = ("none", "sampler")
-
-
-@dataclass
-class BeliefArgs:
-    """Arguments of beliefs (config key ``args``)."""
-
-    learning_rate: float = 0.001    # Adam step size
-    batch_size: int = 512           # positions per gradient step
-    behaviour: str = "heuristic"    # the compiled agent playing the learner's seats
-    max_grad_norm: float = 40.0     # gradient norm clip
-    prior: str = "none"             # "sampler": learn over the sampler's own chances
-    prior_draws: int = 64           # deals drawn per position for those chances
-
-    def check(self) -> None:
-        """Refuse values out of range, naming the argument and what is allowed."""
-        if not self.learning_rate > 0:
-            raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
-        if self.batch_size < 1:
-            raise InvalidConfigError(f"batch_size must be >= 1, got {self.batch_size}")
-        if not self.max_grad_norm > 0:
-            raise InvalidConfigError(f"max_grad_norm must be > 0, got {self.max_grad_norm}")
-        if self.prior not in PRIORS:
-            raise InvalidConfigError(f"prior must be one of {', '.join(PRIORS)}, got "
-                                     f"{self.prior!r}")
-        if not 8 <= self.prior_draws <= 4096:
-            raise InvalidConfigError(f"prior_draws must be 8..4096, got {self.prior_draws}")
-        if not isinstance(self.behaviour, str) or not self.behaviour:
-            raise InvalidConfigError("behaviour must be a compiled agent spec, e.g. "
-                                     "heuristic or pimc:samples=4")
 
 
 def behaviour_agent(game: str, spec: str):

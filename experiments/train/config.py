@@ -40,7 +40,8 @@ from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
 from experiments.config import yaml_problem
 
-# each algorithm: its module, learner class and arguments dataclass
+# each algorithm: its learner (module, class) and its arguments dataclass
+# (experiments.train.arguments, read without loading torch)
 ALGORITHMS = {"dmc": ("experiments.train.dmc", "DMC", "DMCArgs"),
               "ppo": ("experiments.train.ppo", "PPO", "PPOArgs"),
               "distill": ("experiments.train.distill", "Distill", "DistillArgs"),
@@ -99,21 +100,20 @@ class TrainConfig:
         return args_class(self.algorithm)(**self.args)
 
 
-def _algorithm_part(algorithm: str, k: int):
+def algorithm_class(algorithm: str):
+    """The learner class of ``algorithm`` (``DMC``, ``PPO``, ``Distill``), its module loaded
+    (torch with it)."""
     import importlib
 
-    module, *names = ALGORITHMS[algorithm]
-    return getattr(importlib.import_module(module), names[k])
-
-
-def algorithm_class(algorithm: str):
-    """The learner class of ``algorithm`` (``DMC``, ``PPO``, ``Distill``)."""
-    return _algorithm_part(algorithm, 0)
+    module, learner, _ = ALGORITHMS[algorithm]
+    return getattr(importlib.import_module(module), learner)
 
 
 def args_class(algorithm: str):
-    """The arguments dataclass of ``algorithm``."""
-    return _algorithm_part(algorithm, 1)
+    """The arguments dataclass of ``algorithm`` (no torch loaded)."""
+    from experiments.train import arguments
+
+    return getattr(arguments, ALGORITHMS[algorithm][2])
 
 
 def _check_int(key, value, low=1, high=None):

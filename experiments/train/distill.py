@@ -33,105 +33,15 @@ one decision.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 
 from agents.neural.forward_nb import pack_weights
 from cardsim import rng_nb, stream_keys
 from cardsim.errors import InvalidConfigError
-from experiments.train.dmc import DMC, DMCArgs
+from experiments.train.arguments import DistillArgs
+from experiments.train.dmc import DMC
 from experiments.train.episodes import EpisodeBuffer, Samples
-
-
-@dataclass
-class DistillArgs(DMCArgs):
-    """Arguments of distill (config key ``args``): DMC's, and the solver's."""
-
-    samples: int = 0      # 0: label with the actual deal; k: mean over k deals drawn as pimc
-    search: str = ""      # options of the pimc agent whose solver labels ("nodes=20000")
-    rollouts: int = 0     # k > 0: other decisions' options valued by k heuristic play-outs
-    level_weight: float = 1.0  # weight of a labelled decision's level error (see learn)
-    playouts: str = "heuristic"  # "network", "network-all": see labels_nb
-    prior_margin: float = -1.0  # >= 0: network play-outs over the heuristic (points)
-    drawn_contracts: str = ""  # "no_tricks,domino": their early tricks, Domino's cards
-                               # labelled as pimc values them
-    drawn_rollouts: int = 0    # ... by this many heuristic play-outs of drawn deals
-    drawn_phases: str = "play"  # ... those of these phases (play, double, trump, start_rank)
-    drawn_weight: float = 1.0  # weight of those contracts' labelled decisions in the loss
-    other_weight: float = 1.0  # weight of every other decision (0: those alone are learnt)
-
-    PLAYOUTS = ("heuristic", "network", "network-all")
-
-    def check(self) -> None:
-        """DMC's checks, ``samples`` and ``rollouts`` within 0..4096, ``level_weight``
-        within [0, 1], ``playouts`` one of ``PLAYOUTS`` (the network's only with
-        ``samples`` 0); raises ``InvalidConfigError`` naming the argument."""
-        super().check()
-        if self.playouts not in self.PLAYOUTS:
-            raise InvalidConfigError(f"playouts must be one of {', '.join(self.PLAYOUTS)}, "
-                                     f"got {self.playouts!r}")
-        if self.playouts != "heuristic" and self.samples != 0:
-            raise InvalidConfigError(f"playouts: {self.playouts} plays out the actual deal: "
-                                     f"it needs samples: 0, got {self.samples}")
-        for key in ("samples", "rollouts"):
-            if not 0 <= getattr(self, key) <= 4096:
-                raise InvalidConfigError(f"{key} must be in 0..4096, got "
-                                         f"{getattr(self, key)}")
-        margin = self.prior_margin
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) \
-                or not margin < float("inf"):
-            raise InvalidConfigError(f"prior_margin must be a number of points, got "
-                                     f"{margin!r}")
-        if margin >= 0 and self.playouts == "heuristic":
-            raise InvalidConfigError(f"prior_margin {margin} sets the network's play-outs over "
-                                     f"the heuristic: it needs playouts: network or "
-                                     f"network-all")
-        if bool(self.contracts()) != (self.drawn_rollouts > 0) \
-                or not 0 <= self.drawn_rollouts <= 4096:
-            raise InvalidConfigError(
-                f"drawn_contracts (contract names, comma-separated) and drawn_rollouts (1..4096) "
-                f"go together; got {self.drawn_contracts!r} and {self.drawn_rollouts}")
-        from agents.pimc_nb import phase_indices
-
-        try:
-            phase_indices(self.phases())
-        except ValueError as e:
-            raise InvalidConfigError(f"distill argument drawn_phases: {e}") from None
-        if not self.phases() or (self.phases() != ("play",) and not self.contracts()):
-            raise InvalidConfigError(f"drawn_phases names the phases (comma-separated) that "
-                                     f"drawn_contracts labels by drawn deals; got "
-                                     f"{self.drawn_phases!r} with drawn_contracts "
-                                     f"{self.drawn_contracts!r}")
-        if not 0.0 < self.drawn_weight <= 1000.0 or (self.drawn_weight != 1.0
-                                                      and not self.contracts()):
-            raise InvalidConfigError(f"drawn_weight must be in (0, 1000] and weighs the "
-                                     f"decisions of drawn_contracts (none given); got "
-                                     f"{self.drawn_weight}")
-        if not 0.0 <= self.other_weight <= 1.0 or (self.other_weight != 1.0
-                                                    and not self.contracts()):
-            raise InvalidConfigError(f"other_weight must be in [0, 1] and weighs the "
-                                     f"decisions other than drawn_contracts' labelled ones "
-                                     f"(none given); got "
-                                     f"{self.other_weight}")
-        if not 0.0 <= self.level_weight <= 1.0:
-            raise InvalidConfigError(f"level_weight must be in [0, 1], got "
-                                     f"{self.level_weight}")
-
-
-    def contracts(self) -> tuple[str, ...]:
-        """The names of ``drawn_contracts``."""
-        return comma_names(self.drawn_contracts)
-
-    def phases(self) -> tuple[str, ...]:
-        """The names of ``drawn_phases``."""
-        return comma_names(self.drawn_phases)
-
-
-def comma_names(text: str) -> tuple[str, ...]:
-    """The names of a comma-separated list, blanks dropped."""
-    return tuple(filter(None, (c.strip() for c in text.split(","))))
 
 
 def contract_columns(kit, contracts) -> np.ndarray:

@@ -21,47 +21,14 @@ decisions make samples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 from torch.nn import functional as F
 
 from agents.neural.network import masked
 from cardsim.envs.selfplay import random_legal_actions
-from cardsim.errors import InvalidConfigError
+from experiments.train.arguments import DMCArgs
 from experiments.train.episodes import EpisodeBuffer, Samples, concat, play_steps
-
-
-@dataclass
-class DMCArgs:
-    """Arguments of DMC (config key ``args``)."""
-
-    learning_rate: float = 0.0003   # Adam step size
-    batch_size: int = 4096          # samples per gradient step
-    epsilon: float = 0.05           # share of decisions taken uniformly at random (exploration)
-    max_grad_norm: float = 40.0     # gradient norm clip (DouZero's value)
-    epochs: int = 1                 # passes over each iteration's samples (1: as they arrive)
-
-    MAX_EPOCHS = 64
-
-    def check(self) -> None:
-        """Raise ``InvalidConfigError`` naming the argument unless ``learning_rate`` > 0,
-        ``batch_size`` >= 1, ``epsilon`` in [0, 1], ``max_grad_norm`` > 0 and ``epochs`` a
-        whole number in 1..``MAX_EPOCHS``."""
-        epochs = self.epochs
-        if isinstance(epochs, bool) or not isinstance(epochs, int) \
-                or not 1 <= epochs <= self.MAX_EPOCHS:
-            raise InvalidConfigError(f"epochs must be a whole number in 1..{self.MAX_EPOCHS}, "
-                                     f"got {epochs!r}")
-        if not self.learning_rate > 0:
-            raise InvalidConfigError(f"learning_rate must be > 0, got {self.learning_rate}")
-        if self.batch_size < 1:
-            raise InvalidConfigError(f"batch_size must be >= 1, got {self.batch_size}")
-        if not 0 <= self.epsilon <= 1:
-            raise InvalidConfigError(f"epsilon must be in [0, 1], got {self.epsilon}")
-        if not self.max_grad_norm > 0:
-            raise InvalidConfigError(f"max_grad_norm must be > 0, got {self.max_grad_norm}")
 
 
 class DMC:

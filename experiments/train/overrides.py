@@ -10,10 +10,10 @@ then reaches every stage, so each stage's algorithm must take it: name the stage
 validated as any training config: an unknown key is an error naming the keys allowed.
 
 ``--scale F`` (F > 0) multiplies each stage's budgets for a quick try-out (F < 1) or a longer
-run: ``iterations``, ``eval_every``, ``eval_deals``, and the algorithm's label budgets where
-the config gives them (``SCALED_ARGS``: solver samples and play-outs a label, draws a
-position). Each is rounded up and kept at least 1 (``prior_draws`` at least 8); a 0, which
-means "none" there, stays 0. The scale applies before ``--set``, so a value set is taken as
+run: ``iterations``, ``eval_every``, ``eval_deals``, and the label budgets the algorithm
+takes (``SCALED_ARGS``: solver samples and play-outs a label, draws a position), given or
+left at their defaults. Each is rounded up and kept at least 1 (``prior_draws`` at least 8);
+a 0, which means "none" there, stays 0. The scale applies before ``--set``, so a value set is taken as
 given.
 """
 
@@ -67,12 +67,27 @@ def scaled(body: dict, factor: Fraction) -> dict:
 
     for key in SCALED_KEYS:  # a default left out is a budget too
         out[key] = scale(out[key] if key in out else config_default(key), 1)
-    args = out.get("args")
+    args = out.get("args", {})
+    defaults = _args_defaults(out.get("algorithm"))
     if isinstance(args, dict):
         for key, low in SCALED_ARGS.items():
             if key in args:
                 args[key] = scale(args[key], low)
+            elif defaults.get(key):  # a budget left at its default is scaled too
+                args[key] = scale(defaults[key], low)
+        if args:
+            out["args"] = args
     return out
+
+
+def _args_defaults(algorithm) -> dict:
+    """The defaults of ``algorithm``'s arguments (none for an unknown algorithm: the
+    validation names it)."""
+    from experiments.train.config import ALGORITHMS, args_class
+
+    if algorithm not in ALGORITHMS:
+        return {}
+    return {f.name: f.default for f in dataclasses.fields(args_class(algorithm))}
 
 
 def config_default(key: str):

@@ -13,42 +13,13 @@ error, minus ``entropy_coef`` x the masked policy's entropy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 from torch.nn import functional as F
 
 from agents.neural.network import masked
-from cardsim.errors import InvalidConfigError
+from experiments.train.arguments import PPOArgs
 from experiments.train.episodes import EpisodeBuffer, Samples, concat, play_steps
-
-
-@dataclass
-class PPOArgs:
-    """Arguments of PPO (config key ``args``)."""
-
-    learning_rate: float = 0.0003   # Adam step size
-    epochs: int = 2                 # passes over each iteration's samples
-    minibatch_size: int = 8192      # samples per gradient step
-    clip: float = 0.2               # ratio clip of the surrogate objective
-    value_coef: float = 0.5         # weight of the value loss
-    entropy_coef: float = 0.01      # weight of the entropy bonus
-    max_grad_norm: float = 0.5      # gradient norm clip
-
-    def check(self) -> None:
-        """Raise ``InvalidConfigError`` naming the argument unless ``learning_rate``, ``clip`` and
-        ``max_grad_norm`` are > 0, ``epochs`` and ``minibatch_size`` >= 1, and ``value_coef`` and
-        ``entropy_coef`` >= 0."""
-        for key in ("learning_rate", "clip", "max_grad_norm"):
-            if not getattr(self, key) > 0:
-                raise InvalidConfigError(f"{key} must be > 0, got {getattr(self, key)}")
-        for key in ("epochs", "minibatch_size"):
-            if getattr(self, key) < 1:
-                raise InvalidConfigError(f"{key} must be >= 1, got {getattr(self, key)}")
-        for key in ("value_coef", "entropy_coef"):
-            if getattr(self, key) < 0:
-                raise InvalidConfigError(f"{key} must be >= 0, got {getattr(self, key)}")
 
 
 def masked_log_probs(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:

@@ -225,6 +225,22 @@ def test_scale_multiplies_every_budget_rounded_up():
     assert resolve_recipe(inline, "r.yaml", (), "0.07")["stages"][0]["body"]["iterations"] == 7
 
 
+def test_scale_reaches_a_label_budget_left_at_its_default():
+    # beliefs draws 64 deals a position unless told: --scale 0.25 makes that 16, and a
+    # budget whose default is 0 (none) is not written in
+    from experiments.train.recipe import resolve_recipe
+
+    inline = {"name": "r", "stages": [
+        {"name": "b", "config": {"name": "b", "game": "debertz", "algorithm": "beliefs",
+                                 "args": {"prior": "sampler"}}},
+        {"name": "d", "config": {"name": "d", "game": "debertz", "algorithm": "distill"}}]}
+    bodies = [s["body"] for s in resolve_recipe(inline, "r.yaml", (), "0.25")["stages"]]
+    assert bodies[0]["args"] == {"prior": "sampler", "prior_draws": 16}
+    assert "args" not in bodies[1]
+    assert resolve_recipe(inline, "r.yaml", (), "0.01")["stages"][0]["body"]["args"][
+        "prior_draws"] == 8  # kept at least 8
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--set", "itrations=3"], "unknown key 'itrations'; allowed: a stage name (dmc, distill)"),
     (["--set", "distill.epochs=3"], "unknown key 'epochs'; allowed: the keys name, game"),
@@ -525,3 +541,42 @@ def test_the_docs_recipe_is_a_valid_recipe():
     [dmc, distill] = check_recipe(resolved)
     assert distill.eval_every == 20 and distill.init is None
     assert resolved["stages"][1]["gate"]["margin"] == 2
+
+
+def test_a_recipe_killed_with_sigkill_in_its_second_stage_resumes_to_the_same_network(
+        tmp_path):
+    # a real crash: the recipe's process is killed once stage 2 has a checkpoint on disk;
+    # the resume loses at most the iterations after it and ends with the network of a run
+    # never interrupted, byte for byte
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = two_stage_recipe(tmp_path, second={"iterations": 4})
+    argv = [str(path)] + [a for s in TWO for a in ("--set", s)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "train", *argv,
+                             "--out", str(tmp_path / "cut")], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and not list(
+            (tmp_path / "cut").glob("*/stages/2-distill/checkpoints/latest.pt")):
+        time.sleep(0.02)
+    assert proc.poll() is None, "the recipe ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    cut_dir = next((tmp_path / "cut").iterdir())
+    stage2 = cut_dir / "stages" / "2-distill"
+    kept = load_checkpoint(stage2 / "checkpoints" / "latest.pt")["training"]["iteration"]
+    assert 1 <= kept < 4 and not (cut_dir / "network.pt").exists()
+    resume_recipe(cut_dir)
+    whole_dir, _ = start_recipe(path, tmp_path / "whole", TWO)
+    rows = [json.loads(x) for x in (stage2 / "metrics.jsonl").read_text().splitlines()]
+    assert [m["iteration"] for m in rows] == [1, 2, 3, 4]
+    whole = load_checkpoint(whole_dir / "network.pt")["model"]
+    cut = load_checkpoint(cut_dir / "network.pt")["model"]
+    assert whole.keys() == cut.keys()
+    assert all(whole[k].numpy().tobytes() == cut[k].numpy().tobytes() for k in whole)
+    assert json.loads((cut_dir / "model-card.json").read_text())["checkpoint"] == "network.pt"
