@@ -17,7 +17,9 @@ The API (every error is a JSON object ``{"error": message}`` with a 4xx status, 
     GET    /api/games/{id}/sheet             each deal's points and hand record
     GET    /api/games/{id}/duplicate         each deal replayed with an agent in your seat
     GET    /api/games/{id}/duplicate-game    once the game is over: the whole game (match)
-                                             replayed with that agent in your seat
+                                             replayed with that agent in your seat (both
+                                             in a worker: past the request's time, 202
+                                             and ``thinking``; ask again)
     DELETE /api/games/{id}                   the game is dropped
     GET    /api/stats                        games in progress, finished, in memory; memory
     GET    /api/records                      finished games (root "games"), then hand-record
@@ -38,10 +40,11 @@ TOKEN``): only the person who created a game sees its hidden cards or acts in it
 Games are kept in an SQLite store and written before each reply (experiments.web.store),
 so that a restart serves each game as it was; a bounded number stay in memory
 (experiments.web.sessions). Agents that think long decide in worker processes, a bounded
-time per request (experiments.web.search). Request bodies are bounded and the page runs
-only its own files (experiments.web.guard). The server reads only files under the
-directories it was given (experiments.web.files). It only calls what the command line
-calls: the engine, the agents (agents.registry) and the solver's labels.
+time per request, and the duplicate replays are played there (experiments.web.search).
+Request bodies are bounded and the page runs only its own files (experiments.web.guard).
+The server reads only files under the directories it was given (experiments.web.files). It
+only calls what the command line calls: the engine, the agents (agents.registry) and the
+solver's labels.
 """
 
 from __future__ import annotations
@@ -82,8 +85,11 @@ from experiments.web.search import (
     SearchPool,
     StillThinking,
     analyse_in_worker,
+    duplicate_deals_in_worker,
+    duplicate_game_in_worker,
+    wait_any,
 )
-from experiments.web.sessions import MAX_LIVE, LiveGame, LiveGames
+from experiments.web.sessions import MAX_LIVE, LiveGame, LiveGames, actions_of
 from experiments.web.store import (
     IDLE_SECONDS,
     MAX_GAMES,
@@ -133,8 +139,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     from agents.registry import agent_names
     from experiments.analysis import METHODS
     from experiments.games import make_rules
-    from experiments.play import (PlaySession, duplicate_deal, duplicate_game,
-                                  game_result, make_seat_agents)
+    from experiments.play import PlaySession, game_result, make_seat_agents
 
     search = SearchPool(search_workers, agent_seconds)
 
@@ -448,48 +453,91 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return search.run(analyse_in_worker, game, rules, st, data.get("method", "solver"),
                           data.get("samples", 8), data.get("checkpoint"))
 
-    def _duplicate_agents(live: LiveGame) -> list:
-        """The game's agents with the duplicate agent in the person's seat."""
-        if not live.duplicate:
-            raise InvalidConfigError("this game was not started in duplicate mode")
+    def _replay_args(live: LiveGame) -> tuple:
+        """What a worker makes game ``live`` again from, with the duplicate agent in the
+        person's seat (experiments.web.search.duplicate_deals_in_worker)."""
+        s: PlaySession = live.session
         specs = list(live.specs)
         specs[live.seat] = live.duplicate
-        return make_seat_agents(live.game, specs, agent_cache, live.session.rules)
+        return live.game, s.rules, s.seed, s.item, actions_of(s.events), specs
 
-    @app.get("/api/games/{gid}/duplicate")
-    def duplicate(gid: str, request: Request):
+    async def _replayed(step, gid: str, request: Request):
+        """The reply of a duplicate replay. ``step(gid, request)`` (in a thread, the game's
+        lock held) gives a reply and the worker jobs it still waits for; those are waited
+        for, holding neither the game nor a thread, until none is left or the request's
+        time is spent: then the reply (``thinking``) has status 202, and the same request
+        again takes the jobs up where they stand."""
+        from fastapi.responses import JSONResponse
+
+        deadline = time.monotonic() + search.seconds
+        while True:
+            reply, waiting = await run_in_threadpool(step, gid, request)
+            left = deadline - time.monotonic()
+            if not waiting:
+                return reply
+            if left <= 0:
+                return JSONResponse(reply, status_code=202)
+            await wait_any(waiting, left)
+            if any(search.died(job) for job in waiting):
+                deadline = 0.0  # sent again once, then the reply: one try a request
+
+    def _duplicate_step(gid: str, request: Request) -> tuple[dict, list]:
         with _open(gid, request) as live:
-            agents = _duplicate_agents(live)
+            if not live.duplicate:
+                raise InvalidConfigError("this game was not started in duplicate mode")
             s: PlaySession = live.session
             seat = live.seat
-            cache = live.cache.setdefault("dup_results", {})
-            rows = []
-            for k in range(len(s.records)):
-                if k not in cache:
-                    cache[k] = duplicate_deal(s, k, agents)["points"][seat]
-                rows.append({"deal": k, "you": s.deal_points[k][seat], "agent": cache[k]})
+            cache = live.cache.setdefault("dup_results", {})  # deal -> the agent's points
+            jobs = live.cache.setdefault("dup_jobs", {})  # deals (a tuple) -> their job
+            for _, points in search.collect(jobs):
+                cache.update({k: p[seat] for k, p in points.items()})
+            asked = {k for deals in jobs for k in deals}
+            missing = [k for k in range(len(s.records)) if k not in cache and k not in asked]
+            if missing:
+                search.job(jobs, tuple(missing), duplicate_deals_in_worker,
+                           *_replay_args(live), missing)
+            if jobs:
+                return {"thinking": True, "agent": live.duplicate, "seat": seat,
+                        "deals_done": len(cache), "deals": len(s.records)}, list(jobs.values())
+            rows = [{"deal": k, "you": s.deal_points[k][seat], "agent": cache[k]}
+                    for k in range(len(s.records))]
             you = sum(r["you"] for r in rows)
             bot = sum(r["agent"] for r in rows)
             return {"agent": live.duplicate, "seat": seat, "deals": rows,
-                    "total_you": you, "total_agent": bot}
+                    "total_you": you, "total_agent": bot}, []
 
-    @app.get("/api/games/{gid}/duplicate-game")
-    def duplicate_whole_game(gid: str, request: Request):
+    @app.get("/api/games/{gid}/duplicate")
+    async def duplicate(gid: str, request: Request):
+        # played in a worker (experiments.web.search): it holds up no other request
+        return await _replayed(_duplicate_step, gid, request)
+
+    def _duplicate_game_step(gid: str, request: Request) -> tuple[dict, list]:
         with _open(gid, request) as live:
-            agents = _duplicate_agents(live)
+            if not live.duplicate:
+                raise InvalidConfigError("this game was not started in duplicate mode")
             s: PlaySession = live.session
             seat = live.seat
             if not s.over:
                 raise IllegalActionError(
                     f"the whole game is replayed once yours is over ({len(s.records)} deals "
                     f"so far); /duplicate compares the deals played so far one by one")
+            jobs = live.cache.setdefault("dup_game_jobs", {})
+            for _, result in search.collect(jobs):
+                live.cache["dup_game"] = result
             if "dup_game" not in live.cache:
-                live.cache["dup_game"] = game_result(duplicate_game(s, agents), seat)
+                job = search.job(jobs, "game", duplicate_game_in_worker, *_replay_args(live),
+                                 seat)
+                return {"thinking": True, "agent": live.duplicate, "seat": seat}, [job]
             you = game_result(s, seat)
             bot = live.cache["dup_game"]
             view = s.kit.table_view(s.rules, s.st, None)
             return {"agent": live.duplicate, "seat": seat, "side_names": view["side_names"],
-                    "you": you, "agent_game": bot, "difference": you["margin"] - bot["margin"]}
+                    "you": you, "agent_game": bot,
+                    "difference": you["margin"] - bot["margin"]}, []
+
+    @app.get("/api/games/{gid}/duplicate-game")
+    async def duplicate_whole_game(gid: str, request: Request):
+        return await _replayed(_duplicate_game_step, gid, request)
 
     @app.get("/api/stats")
     def stats():

@@ -8,6 +8,12 @@ search, a network, an agent of the person's own package) is made in a worker pro
 its spec and asked there, with a copy of the game's state row and generator. The values
 of a position (experiments.analysis: the solver, pimc, a network) are worked out there too.
 
+The duplicate replays (a game's deals, or the whole game, played again with an agent in the
+person's seat: ``GET /api/games/{id}/duplicate``, ``.../duplicate-game``) are played in a
+worker too, whatever the agents: the worker makes the game again from its seed and kept
+actions. Such a job outlives its request: a reply after ``seconds`` says ``thinking`` and
+the same request again takes the job up where it stands (``SearchPool.job``, ``collect``).
+
 The workers run at a lower priority than the server (``WORKER_NICENESS``): on a busy
 machine the quick requests of other games go first. A request waits for the agents until
 the person is to act or its time (``seconds``) is spent. Then it replies with the moves
@@ -17,6 +23,7 @@ next request (``POST /api/games/{id}/advance``) takes it up where it stands.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import concurrent.futures.process
 import multiprocessing
@@ -84,6 +91,61 @@ def analyse_in_worker(game: str, rules, st: np.ndarray, method: str, samples, ch
                    agents=_analysis_agents)
 
 
+_seat_agents: dict = {}  # in a worker: the duplicate replays' agents, by table and spec
+
+
+def _duplicate_setup(game: str, rules, seed: int, item: int, actions: list, specs: list):
+    """In a worker: the game made again from its seed and the store's ``actions`` (nobody
+    seated), and the replay's agents of ``specs`` (every seat)."""
+    from cardsim import games
+    from experiments.play import make_seat_agents
+    from experiments.web.sessions import replay
+
+    nobody = [None] * games.get(game).players(rules)
+    session = replay(game, rules, seed, actions, nobody, item)
+    return session, make_seat_agents(game, specs, _seat_agents, rules)
+
+
+def duplicate_deals_in_worker(game: str, rules, seed: int, item: int, actions: list,
+                              specs: list, deals: list) -> dict:
+    """In a worker: each seat's points in each deal of ``deals`` played again from its start
+    with the agents of ``specs`` (experiments.play.duplicate_deal), by deal."""
+    from experiments.play import duplicate_deal
+
+    session, agents = _duplicate_setup(game, rules, seed, item, actions, specs)
+    return {k: duplicate_deal(session, k, agents)["points"] for k in deals}
+
+
+def duplicate_game_in_worker(game: str, rules, seed: int, item: int, actions: list,
+                             specs: list, seat: int) -> dict:
+    """In a worker: the whole game played again with the agents of ``specs``
+    (experiments.play.duplicate_game), as ``seat``'s side stands at its end (game_result)."""
+    from experiments.play import duplicate_game, game_result
+
+    session, agents = _duplicate_setup(game, rules, seed, item, actions, specs)
+    return game_result(duplicate_game(session, agents), seat)
+
+
+async def wait_any(futures, seconds: float) -> None:
+    """Until one of ``futures`` (concurrent.futures) is done or ``seconds`` have passed,
+    holding neither the event loop nor a thread."""
+    loop = asyncio.get_running_loop()
+    woken = asyncio.Event()
+
+    def wake(_future):
+        try:
+            loop.call_soon_threadsafe(woken.set)
+        except RuntimeError:  # the loop has closed meanwhile: nobody waits any more
+            pass
+
+    for future in futures:
+        future.add_done_callback(wake)
+    try:
+        await asyncio.wait_for(woken.wait(), max(0.0, seconds))
+    except asyncio.TimeoutError:
+        pass
+
+
 class SearchPool:
     """Worker processes for the agents that think long (started on first use)."""
 
@@ -120,12 +182,46 @@ class SearchPool:
         try:
             return self._executor().submit(fn, *args)
         except concurrent.futures.process.BrokenProcessPool:
-            self.close()
+            self._drop_broken()
             return self._executor().submit(fn, *args)
+
+    def _drop_broken(self) -> None:
+        """Let a pool whose worker died go (the next job starts a new one); a pool that
+        works, perhaps started meanwhile by another request, is kept with its jobs."""
+        with self._lock:
+            if self._pool is not None and getattr(self._pool, "_broken", False):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
 
     def run(self, fn, *args):
         """``fn(*args)`` in a worker; its result (its exception raised here)."""
         return self._submit(fn, *args).result()
+
+    def job(self, jobs: dict, key, fn, *args) -> concurrent.futures.Future:
+        """``fn(*args)`` sent to a worker once: its future is kept in ``jobs`` under ``key``,
+        so that the requests after one whose time ran out take it up (``collect``)."""
+        if key not in jobs:
+            jobs[key] = self._submit(fn, *args)
+        return jobs[key]
+
+    @staticmethod
+    def died(future: concurrent.futures.Future) -> bool:
+        """Whether the worker of job ``future`` died (or its pool was closed) before it
+        ended."""
+        return future.done() and (future.cancelled() or isinstance(
+            future.exception(), concurrent.futures.process.BrokenProcessPool))
+
+    @classmethod
+    def collect(cls, jobs: dict):
+        """``(key, result)`` of each job of ``jobs`` that is done, which leaves ``jobs``.
+        One whose worker died leaves without a result, to be sent again; one that failed
+        raises its exception here."""
+        for key, future in list(jobs.items()):
+            if not future.done():
+                continue
+            del jobs[key]
+            if not cls.died(future):
+                yield key, future.result()
 
     def decider(self, live, deadline: float):
         """``PlaySession.decide`` for one request of game ``live`` (experiments.web.sessions
@@ -149,8 +245,9 @@ class SearchPool:
                 action, rng = pending[1].result(timeout=max(0.0, deadline - time.monotonic()))
             except concurrent.futures.TimeoutError:
                 raise StillThinking from None
-            except concurrent.futures.process.BrokenProcessPool:
-                self.close()  # its worker died: the decision is asked again, of a new one
+            except (concurrent.futures.process.BrokenProcessPool,
+                    concurrent.futures.CancelledError):
+                self._drop_broken()  # its worker died: the decision is asked again, of a new one
                 raise StillThinking from None
             finally:
                 if pending[1].done():

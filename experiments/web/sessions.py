@@ -37,7 +37,7 @@ class LiveGame:
         self.actions_kept = 0    # actions written to the store
         self.finished_kept = False
         self.left = False        # left memory: whoever holds it must ask again
-        self.cache: dict = {}    # what is worked out once (duplicate replays)
+        self.cache: dict = {}    # what is worked out once (duplicate replays, their jobs)
 
     @property
     def seat(self) -> int:
@@ -72,17 +72,23 @@ def actions_of(events: list[dict]) -> list[int]:
     return out
 
 
-def restore(kept: KeptGame, agents: list) -> PlaySession:
-    """The session of kept game ``kept`` with ``agents`` seated: its actions played again
-    from the seed."""
-    kit = games.get(kept.game)
-    rules = kit.rules_cls.from_dict(kept.rules)
-    session = PlaySession(kept.game, rules, agents, seed=kept.seed, pause_at_deal_end=True)
-    for a in kept.actions:
+def replay(game: str, rules, seed: int, actions, agents: list, item: int = 0) -> PlaySession:
+    """A session of ``game`` under ``rules`` with ``agents`` seated (``None``: nobody
+    decides), the store's ``actions`` (experiments.web.store) played again from the seed."""
+    session = PlaySession(game, rules, agents, seed=seed, item=item, pause_at_deal_end=True)
+    for a in actions:
         if a == NEXT_DEAL:
             session.next_deal()
         else:
             session.apply_recorded(a)
+    return session
+
+
+def restore(kept: KeptGame, agents: list) -> PlaySession:
+    """The session of kept game ``kept`` with ``agents`` seated: its actions played again
+    from the seed."""
+    rules = games.get(kept.game).rules_cls.from_dict(kept.rules)
+    session = replay(kept.game, rules, kept.seed, kept.actions, agents)
     session.rng[0] = kept.rng
     return session
 

@@ -177,20 +177,32 @@ function onKey(ev) {
 
 function signed(x) { return (x > 0 ? "+" : "") + x; }
 
+// a duplicate replay is played in a worker; a reply that says "thinking" (status 202) came
+// before it ended: the same request again waits on for it
+async function replayed(path) {
+  const url = "/api/games/" + GAME.id + path;
+  for (;;) {
+    const r = await api("GET", url);
+    if (!r.thinking) return r;
+    if (r.deals) $("compare-result").textContent = "Replaying the deals\u2026 (" + r.deals_done + " of " + r.deals + ")";
+  }
+}
+
 export function wirePlay() {
   document.addEventListener("keydown", onKey);
   $("next-deal").addEventListener("click", nextDeal);
   $("compare-deals").addEventListener("click", async () => {
+    $("compare-result").textContent = "Replaying the deals\u2026";
     try {
-      const r = await api("GET", "/api/games/" + GAME.id + "/duplicate");
+      const r = await replayed("/duplicate");
       const rows = r.deals.map((d) => "deal " + (d.deal + 1) + ": you " + d.you + ", " + r.agent + " " + d.agent).join("; ");
       $("compare-result").textContent = rows + ". Total: you " + r.total_you + ", " + r.agent + " " + r.total_agent + ".";
-    } catch (e) { show(e.message); }
+    } catch (e) { $("compare-result").textContent = ""; show(e.message); }
   });
   $("compare-game").addEventListener("click", async () => {
     $("compare-result").textContent = "Replaying the whole game\u2026";
     try {
-      const r = await api("GET", "/api/games/" + GAME.id + "/duplicate-game");
+      const r = await replayed("/duplicate-game");
       const line = (name, g) => name + ": " + g.scores.map((v, k) => r.side_names[k] + " " + v).join(", ") +
         " in " + g.deals + " deals (your side " + signed(g.margin) + ")";
       const verdict = r.difference > 0 ? "You did " + r.difference + " better than " + r.agent + "."
