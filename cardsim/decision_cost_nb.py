@@ -5,7 +5,7 @@ A *cost record* is an int64 array with a row per agent of a seating and the colu
 The table's loops (``cardsim.table_nb.play_seats``) add the decisions of compiled seats,
 ``cardsim.table`` those of Python agents (every batched ``act`` call timed whole); records of
 any parts of a run add up to the record of the run (a tournament keeps one per chunk,
-experiments.tally). ``us_per_decision`` reads an agent's mean from its row.
+experiments.tournaments.tally). ``us_per_decision`` reads an agent's mean from its row.
 
 Why sample: a compiled decision takes from a few hundredths of a microsecond (random play)
 to milliseconds (the searches), and a clock read costs 30 ns at best (cardsim.clocks_nb);

@@ -233,7 +233,7 @@ class Table:
         plays them (the same streams, so the same games); yields ``(lo, S, stats)`` per
         batch of rows: items ``first + lo ..`` in order, the state row each ended in
         (hands mode: the scored deal) and its statistics row (the game's ``S_*`` columns).
-        Rules studies read per-deal measures from these (experiments.study)."""
+        Rules studies read per-deal measures from these (experiments.tournaments.study)."""
         check_agent_rules(seating.agents, self.rules)
         with threads(n_threads), self._compiling(seating):
             for lo in range(0, n, self.batch):

@@ -10,7 +10,7 @@ import argparse
 import numpy as np
 
 from cardsim.debertz.rules import DebertzRules
-from experiments.tournament import format_table, tournament
+from experiments.tournaments.tournament import format_table, tournament
 
 
 class LowestCard:

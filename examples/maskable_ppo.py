@@ -3,7 +3,7 @@ against the heuristic, then the mean reward per deal before and after training.
 
     python examples/maskable_ppo.py [--timesteps N]
 
-Needs the rl extra (pip install -e '.[rl]'). experiments/train_maskable_ppo.py is a longer
+Needs the rl extra (pip install -e '.[rl]'). experiments/train/maskable_ppo.py is a longer
 version with periodic evaluation and a learning curve.
 """
 

@@ -13,8 +13,8 @@ import argparse
 import time
 
 from cardsim.debertz.rules import DebertzRules
-from experiments.executor import RayExecutor
-from experiments.tournament import format_table, tournament, without_times
+from experiments.runs.executor import RayExecutor
+from experiments.tournaments.tournament import format_table, tournament, without_times
 
 
 def main():

@@ -8,7 +8,7 @@ every seat, with and without the obligatory bid of D4.
 import argparse
 
 from cardsim.debertz.rules import DebertzRules
-from experiments.simulate import simulate
+from experiments.runs.simulate import simulate
 
 TABLES = {"2 players": dict(players=2), "3 players": dict(players=3),
           "4 players": dict(players=4), "2 against 2": dict(players=4, teams=True)}

@@ -15,7 +15,7 @@ import yaml
 
 from cardsim.debertz.rules import DebertzRules
 from experiments.train.loop import format_summary, start_training
-from experiments.tournament import format_table, tournament
+from experiments.tournaments.tournament import format_table, tournament
 
 
 def main():

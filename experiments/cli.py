@@ -32,7 +32,7 @@ GAME is debertz or barbu. An agent is one argument, ``name`` or ``name:key=value
 (see agents.registry); several agents are several arguments. Errors in arguments print one
 line and exit with status 2 (``--debug``: with the traceback).
 
-``--ray`` plays the chunks as tasks on a Ray cluster (experiments.executor): ``--ray`` alone
+``--ray`` plays the chunks as tasks on a Ray cluster (experiments.runs.executor): ``--ray`` alone
 joins the local Ray instance or starts one, ``--ray auto`` the cluster this machine belongs
 to, ``--ray HOST:PORT`` the head at that address. Results are the same as a local run's.
 """
@@ -44,9 +44,9 @@ import os
 import sys
 
 from cardsim.games import GAMES
-from experiments.files import dumps_json
-from experiments.progress import progress_mode
-from experiments.summary_text import print_summary
+from experiments.runs.files import dumps_json
+from experiments.runs.progress import progress_mode
+from experiments.runs.summary_text import print_summary
 
 
 class ArgumentError(Exception):
@@ -68,7 +68,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _card_legend() -> str:
-    from experiments.play import card_legend
+    from experiments.play.session import card_legend
 
     return card_legend(None)
 
@@ -94,7 +94,7 @@ def _port(text: str) -> int:
 
 
 def _threads(text: str) -> int:
-    from experiments.limits import MAX_THREADS
+    from experiments.runs.limits import MAX_THREADS
 
     v = _positive(text)
     if v > MAX_THREADS:
@@ -106,7 +106,7 @@ def _count_of(kind: str):
     """An argparse type: a positive count of deals or games within the limit of ``kind``."""
     def count(text: str) -> int:
         from cardsim.errors import InvalidConfigError
-        from experiments.limits import check_count
+        from experiments.runs.limits import check_count
 
         v = _positive(text)
         try:
@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     _ray_arg(tour)
     tour.add_argument("--json", action="store_true")
     tour.add_argument("--per-deal", metavar="FILE.npy",
-                      help="write every deal's result to a NumPy file (experiments.per_deal)")
+                      help="write every deal's result to a NumPy file (experiments.tournaments.per_deal)")
     _force_arg(tour, "--per-deal")
 
     study = sub.add_parser("study", help="what house rules change: the same deals under "
@@ -341,7 +341,7 @@ def _force_arg(p: argparse.ArgumentParser, flag: str) -> None:
 
 def _ray_address(text: str) -> str:
     from cardsim.errors import InvalidConfigError
-    from experiments.executor import check_address
+    from experiments.runs.executor import check_address
 
     try:
         return check_address(text) if text else ""  # "": the flag alone
@@ -364,7 +364,7 @@ def _executor(args):
         raise ArgumentError("--threads sets the threads of a local run; with --ray every "
                             "task plays with one thread and Ray runs as many as it has CPUs "
                             "(drop --threads)")
-    from experiments.executor import RayExecutor
+    from experiments.runs.executor import RayExecutor
 
     return RayExecutor(args.ray or None)
 
@@ -377,8 +377,8 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def make_rules(game: str, players=None, teams=False, overrides=()):
-    """The rules of ``--players``, ``--teams`` and ``--rule`` (experiments.games)."""
-    from experiments.games import make_rules as rules_of
+    """The rules of ``--players``, ``--teams`` and ``--rule`` (experiments.runs.seating)."""
+    from experiments.runs.seating import make_rules as rules_of
 
     return rules_of(game, players, teams, overrides)
 
@@ -388,7 +388,7 @@ def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:
     every other seat, or one per other seat in seat order."""
     from cardsim import games
     from cardsim.errors import InvalidConfigError
-    from experiments.play import make_seat_agents
+    from experiments.play.session import make_seat_agents
 
     n = games.get(game).players(rules)
     if not 0 <= seat < n:
@@ -416,21 +416,21 @@ def run(args) -> int:
     elif args.command == "agents":
         from agents.presets import table_of
         from agents.registry import describe_agents
-        from experiments.leaderboard import describe_presets
+        from experiments.tournaments.leaderboard import describe_presets
 
         rules = make_rules(args.game, args.players, args.teams)
         print(describe_presets(table_of(args.game, rules)) + "\n")
         print(describe_agents(args.game))
     elif args.command == "models":
-        from experiments.models import main as models_main
+        from experiments.tournaments.models import main as models_main
 
         return models_main(args)
     elif args.command == "leaderboard":
-        from experiments.leaderboard import main as leaderboard_main
+        from experiments.tournaments.leaderboard import main as leaderboard_main
 
         return leaderboard_main(args)
     elif args.command == "simulate":
-        from experiments.simulate import simulate
+        from experiments.runs.simulate import simulate
 
         rules = make_rules(args.game, args.players, args.teams, args.rule)
         summary = simulate(args.game, rules, agents=args.agents, seed=args.seed,
@@ -445,7 +445,7 @@ def run(args) -> int:
         result = games.get(args.game).bench(rules, hands=args.hands, threads=args.threads)
         print_summary(result, args.json)
     elif args.command == "tournament":
-        from experiments.tournament import format_table, tournament
+        from experiments.tournaments.tournament import format_table, tournament
 
         rules = make_rules(args.game, args.players, args.teams, args.rule)
         result = tournament(args.game, rules, args.agents, deals=args.deals, games=args.games,
@@ -457,7 +457,7 @@ def run(args) -> int:
     elif args.command == "study":
         return _study(args, progress)
     elif args.command == "play":
-        from experiments.play import play_terminal
+        from experiments.play.session import play_terminal
 
         rules = make_rules(args.game, args.players, args.teams, args.rule)
         agents = seat_agents(args.game, rules, args.agents, args.seat)
@@ -482,7 +482,7 @@ def run(args) -> int:
         ray = None if args.ray is None else ({"address": args.ray} if args.ray else {})
         if args.command == "train":
             return _train(args, progress, ray)
-        from experiments.run import resume_run, start_run
+        from experiments.runs.run import resume_run, start_run
 
         if args.resume:
             run_dir, result = resume_run(args.resume, progress=progress, ray=ray)
@@ -496,8 +496,8 @@ def run(args) -> int:
 
 def study_config(args):
     """The ``kind: study`` experiment config of ``cardsim study``'s arguments (validated)."""
-    from experiments.config import config_from_dict
-    from experiments.study import parse_rule_values
+    from experiments.runs.config import config_from_dict
+    from experiments.tournaments.study import parse_rule_values
 
     if not args.rule:
         raise ArgumentError("a study varies at least one convention: give --rule NAME=V1,V2 "
@@ -529,7 +529,7 @@ def study_config(args):
 
 
 def _study(args, progress: bool) -> int:
-    from experiments.run import start_config
+    from experiments.runs.run import start_config
 
     cfg = study_config(args)
     run_dir, result = start_config(cfg, args.out, progress=progress)
@@ -628,7 +628,7 @@ def _version() -> str:
 def interrupted_note(args) -> str:
     """What an interrupted command kept, true for the command (``args`` None: interrupted
     while parsing)."""
-    from experiments.rundir import working
+    from experiments.runs.rundir import working
 
     command = getattr(args, "command", None)
     run_dir = working["run_dir"]
@@ -652,7 +652,7 @@ def main(argv=None) -> int:
     traceback with ``--debug``), 1 when the output pipe closed, 130 on an interrupt."""
     from cardsim.errors import CardsimError
 
-    from experiments.rundir import working
+    from experiments.runs.rundir import working
 
     args = None
     working["run_dir"] = None

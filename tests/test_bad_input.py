@@ -98,8 +98,8 @@ def test_an_existing_output_file_is_kept_unless_forced(capsys, tmp_path, argv, w
 
 def test_existing_outputs_refused_in_python_too(tmp_path):
     from cardsim.debertz.rules import DebertzRules
-    from experiments.simulate import simulate
-    from experiments.tournament import tournament
+    from experiments.runs.simulate import simulate
+    from experiments.tournaments.tournament import tournament
 
     path = tmp_path / "h.jsonl"
     path.write_text("kept\n")
@@ -113,7 +113,7 @@ def test_existing_outputs_refused_in_python_too(tmp_path):
 def test_a_run_directory_is_never_reused(tmp_path):
     # run --out and train --out name the parent: each run makes a folder of its own, so an
     # earlier run's files are never written over, even when started in the same second
-    from experiments.rundir import create_run_dir
+    from experiments.runs.rundir import create_run_dir
 
     first = create_run_dir(tmp_path, "r", {"a": 1}, {"m": 1}, "chunks")
     before = files_under(first)
@@ -124,7 +124,7 @@ def test_a_run_directory_is_never_reused(tmp_path):
 
 def test_an_interrupted_history_leaves_no_file_under_its_name(tmp_path):
     from cardsim.records import RecordWriter
-    from experiments.per_deal import DTYPE, PerDealWriter
+    from experiments.tournaments.per_deal import DTYPE, PerDealWriter
 
     path = tmp_path / "h.jsonl"
     with pytest.raises(KeyboardInterrupt), RecordWriter(path) as out:
@@ -269,7 +269,7 @@ def test_rules_listing_states_the_switch_syntax(capsys):
 def test_a_label_names_any_agent_in_tables():
     from agents.registry import make_agent
     from cardsim.debertz.rules import DebertzRules
-    from experiments.tournament import Tournament
+    from experiments.tournaments.tournament import Tournament
 
     assert make_agent("random:label=R", "debertz").label == "R"
     assert make_agent({"name": "heuristic", "swap": 0, "label": "no-swap"},
@@ -311,8 +311,8 @@ def test_conflicts_and_limits(capsys, argv, words):
 
 def test_limits_hold_in_python_too():
     from cardsim.debertz.rules import DebertzRules
-    from experiments.simulate import simulate
-    from experiments.tournament import Tournament
+    from experiments.runs.simulate import simulate
+    from experiments.tournaments.tournament import Tournament
 
     with pytest.raises(InvalidConfigError, match="sane time"):
         simulate("debertz", DebertzRules(), hands=10**11)
@@ -358,7 +358,7 @@ def test_agents_listing_describes_every_agent(capsys):
 
 def test_table_explains_win_rates_with_more_than_two_sides():
     from cardsim.debertz.rules import DebertzRules
-    from experiments.tournament import format_table
+    from experiments.tournaments.tournament import format_table
 
     rules = DebertzRules(players=3)
     row = {"items": 10, "points_per_deal": 1.0, "ci95": 0.5, "win_rate": 0.3}
@@ -409,7 +409,7 @@ def test_debug_prints_the_agents_traceback(capsys, raising_bot):
 def test_an_agent_that_raises_in_python_is_an_agent_error(raising_bot):
     from cardsim.debertz.rules import DebertzRules
     from cardsim.errors import AgentError
-    from experiments.simulate import simulate
+    from experiments.runs.simulate import simulate
 
     with pytest.raises(AgentError, match="raised ZeroDivisionError") as e:
         simulate("debertz", DebertzRules(), agents=[raising_bot], hands=2)
@@ -420,7 +420,7 @@ def test_an_agent_that_raises_in_python_is_an_agent_error(raising_bot):
 # summaries and damaged checkpoints
 # --------------------------------------------------------------------------------------------
 def test_a_summary_prints_a_dash_where_there_is_no_value():
-    from experiments.summary_text import format_summary
+    from experiments.runs.summary_text import format_summary
 
     text = format_summary({"game": "barbu", "compile_s": None,
                            "contracts": {"no_king": {"mean_deal_score": None, "deals": 0}}})

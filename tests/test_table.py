@@ -19,7 +19,7 @@ from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import IllegalActionError
 from cardsim.table import Seating, Table
 from experiments.cli import main
-from experiments.tournament import tournament
+from experiments.tournaments.tournament import tournament
 
 
 class Wrapped:
@@ -253,7 +253,9 @@ def test_a_heuristic_table_loads_neither_torch_nor_the_search_code():
     import sys
 
     code = ("import sys\n"
-            "from experiments import cli, tournament, run\n"
+            "from experiments import cli\n"
+            "from experiments.tournaments import tournament\n"
+            "from experiments.runs import run\n"
             "from agents.registry import make_agent\n"
             "from cardsim.table import Seating\n"
             "for game in ('debertz', 'barbu'):\n"

@@ -15,7 +15,7 @@ sys.path.insert(0, str(FIXTURES))
 
 from make_table_reference import as_in_reference, records_digest, run  # noqa: E402
 
-from experiments.files import json_ready  # noqa: E402
+from experiments.runs.files import json_ready  # noqa: E402
 
 REFERENCE = json.loads((FIXTURES / "table_reference.json").read_text())
 

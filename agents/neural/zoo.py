@@ -20,7 +20,7 @@
                       algorithm, iterations, decisions, labelled decisions, seconds
     training          the stages' totals and the machine they ran on
     evaluation        its measured strength and cost, generated from the ladders' results
-                      (``python -m experiments.leaderboard``)
+                      (``python -m experiments.tournaments.leaderboard``)
 
 Names that left the package are in ``retired.json``: such a name is a clear error naming the
 network that replaces it and the training config that made it.

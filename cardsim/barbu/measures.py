@@ -1,4 +1,4 @@
-"""Per-deal measures of finished Barbu deals, for rules studies (``experiments.study``).
+"""Per-deal measures of finished Barbu deals, for rules studies (``experiments.tournaments.study``).
 
 ``measure_specs(rules)`` names the measures; ``deal_measures`` reads them from the end state
 rows of deals played one per item (hands mode, cardsim.barbu.simulate_nb: deal ``i % 28`` of

@@ -1,5 +1,5 @@
 """Debertz statistics as readable summaries, and the benchmark of the engine's compiled
-random-play fast path (``simulate_nb``). Simulations with agents: ``experiments.simulate``."""
+random-play fast path (``simulate_nb``). Simulations with agents: ``experiments.runs.simulate``."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
-from experiments.config import yaml_problem
+from experiments.runs.config import yaml_problem
 
 # each algorithm: its learner (module, class) and its arguments dataclass
 # (experiments.train.arguments, read without loading torch)
@@ -292,7 +292,7 @@ RAY_TRAIN_KEYS = ("weights_every",)  # updates of the learner between weights se
 
 
 def _check_executor(cfg: TrainConfig) -> None:
-    from experiments.executor import check_executor_keys, check_ray_options
+    from experiments.runs.executor import check_executor_keys, check_ray_options
 
     check_executor_keys(cfg.executor, cfg.ray)
     if cfg.executor == "ray" and cfg.algorithm != "dmc":

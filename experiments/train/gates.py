@@ -165,8 +165,8 @@ def paired_change(game: str, rules, current, previous, opponent: str, deals: int
     evaluation plays them): each one's mean difference, and per deal the change of the
     difference, its mean and paired 95% interval (None for a single deal)."""
     from agents.neural.agent import NeuralAgent
-    from experiments.stats import mean_ci
-    from experiments.tournament import Tournament
+    from experiments.tournaments.stats import mean_ci
+    from experiments.tournaments.tournament import Tournament
 
     agents = [NeuralAgent(game, net=current, label="stage"),
               NeuralAgent(game, net=previous, label="previous stage"), opponent]

@@ -49,10 +49,10 @@ from agents.neural.checkpoint import checkpoint_bytes, load_checkpoint, observat
 from agents.neural.network import ActionHeadNet
 from cardsim import games
 from cardsim.errors import CheckpointError, InvalidConfigError
-from experiments.files import atomic_write_bytes, atomic_write_text, dumps_json
-from experiments.plots import pyplot, save_png
-from experiments.progress import progress_bar
-from experiments.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
+from experiments.runs.files import atomic_write_bytes, atomic_write_text, dumps_json
+from experiments.runs.plots import pyplot, save_png
+from experiments.runs.progress import progress_bar
+from experiments.runs.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
 from experiments.train.config import TrainConfig, config_from_dict, read_yaml
 
 
@@ -239,7 +239,7 @@ class Trainer:
         self.compiled = False       # this process has compiled (or loaded) the kernels
         self._actor_weights = None  # restored: what the actors played with, and since when
         if cfg.executor == "ray":
-            from experiments.executor import RayExecutor
+            from experiments.runs.executor import RayExecutor
             from experiments.train.ray_selfplay import RaySelfPlay
 
             self.actors = RaySelfPlay(cfg, RayExecutor((cfg.ray or {}).get("address")),
@@ -425,7 +425,7 @@ class Trainer:
         """Duplicate deals of the network (greedy) against each evaluation opponent: the
         difference in points per deal with its 95% interval (same deals every time)."""
         from agents.neural.agent import NeuralAgent
-        from experiments.tournament import Tournament
+        from experiments.tournaments.tournament import Tournament
 
         self.net.eval()
         me = NeuralAgent(self.cfg.game, net=self.net, label="network")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from experiments.executor import ray_get
+from experiments.runs.executor import ray_get
 from experiments.train.episodes import Samples, concat
 
 ACTOR_RESTARTS = 3   # a dead actor is restarted and its share played again, this many times

@@ -18,7 +18,7 @@ and summary). It writes into ``agents/neural/models/`` (``agents.neural.zoo``):
 
 The checkpoint is loaded and checked before anything is written, and each file is written
 atomically. A name already in the zoo is refused (its files are kept) unless ``--force``.
-The card's ``evaluation`` comes from the ladders (``python -m experiments.leaderboard``).
+The card's ``evaluation`` comes from the ladders (``python -m experiments.tournaments.leaderboard``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from agents.neural.checkpoint import load_checkpoint
 from agents.neural.zoo import MODELS_DIR, card, is_name, model_names
 from agents.registry import parse_spec
 from cardsim.errors import CheckpointError, InvalidConfigError
-from experiments.files import atomic_write_bytes, atomic_write_text
+from experiments.runs.files import atomic_write_bytes, atomic_write_text
 from experiments.train.card import MACHINE, bare_checkpoint, model_card, stage_record
 
 

@@ -137,9 +137,9 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from agents.registry import agent_names
-    from experiments.analysis import METHODS
-    from experiments.games import make_rules
-    from experiments.play import PlaySession, game_result, make_seat_agents
+    from experiments.play.analysis import METHODS
+    from experiments.runs.seating import make_rules
+    from experiments.play.session import PlaySession, game_result, make_seat_agents
 
     search = SearchPool(search_workers, agent_seconds)
 
@@ -675,10 +675,10 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     # --- leaderboard ----------------------------------------------------------------------
     @app.get("/api/leaderboard")
     def leaderboard():
-        """Each table's kept ladder (experiments.leaderboard): the standings the docs'
+        """Each table's kept ladder (experiments.tournaments.leaderboard): the standings the docs'
         leaderboard shows, strongest first."""
         from agents.presets import TABLES
-        from experiments import leaderboard as lb
+        from experiments.tournaments import leaderboard as lb
 
         out = []
         for table in TABLES:

@@ -1,5 +1,5 @@
 """Where two agents of a tournament differed most: the deals of a per-deal file
-(experiments.per_deal) ranked by the size of the difference, and both plays of one duplicate
+(experiments.tournaments.per_deal) ranked by the size of the difference, and both plays of one duplicate
 deal replayed into hand records.
 
 A per-deal file holds points, not plays. The plays of item ``i`` are made again by playing
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from cardsim.errors import InvalidConfigError
-from experiments.per_deal import DTYPE
+from experiments.tournaments.per_deal import DTYPE
 from experiments.web.files import MAX_TEXT_BYTES, FileRefused
 
 MAX_PER_DEAL_BYTES = 64 * 2**20  # a per-deal file read for the comparison (~1.7M rows)
@@ -53,8 +53,8 @@ def run_config(path: Path):
     or too big to read)."""
     import yaml
 
-    from experiments.config import config_from_dict
-    from experiments.per_deal import per_deal_config_path
+    from experiments.runs.config import config_from_dict
+    from experiments.tournaments.per_deal import per_deal_config_path
 
     if path.parent.name == "deals" and (path.parent.parent / "config.yaml").is_file():
         cfg_path = path.parent.parent / "config.yaml"
@@ -109,7 +109,7 @@ def replay_item(cfg, pairing: int, item: int) -> dict:
     agent (to check against the per-deal file)."""
     from cardsim import table_nb
     from cardsim.table import Seating, _Rows
-    from experiments.tournament import Tournament
+    from experiments.tournaments.tournament import Tournament
 
     if not cfg.duplicate:
         raise InvalidConfigError("this tournament played each deal once (no duplicate): "

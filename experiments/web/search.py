@@ -6,7 +6,7 @@ thread of the server would stop every other request for as long as it thinks. Th
 and the heuristic agents decide in microseconds and stay in the server; any other agent (a
 search, a network, an agent of the person's own package) is made in a worker process from
 its spec and asked there, with a copy of the game's state row and generator. The values
-of a position (experiments.analysis: the solver, pimc, a network) are worked out there too.
+of a position (experiments.play.analysis: the solver, pimc, a network) are worked out there too.
 
 The duplicate replays (a game's deals, or the whole game, played again with an agent in the
 person's seat: ``GET /api/games/{id}/duplicate``, ``.../duplicate-game``) are played in a
@@ -62,7 +62,7 @@ def _start_worker() -> None:
 
 
 _worker_agents: dict = {}  # in a worker: (game, rules, spec) -> agent
-_analysis_agents: dict = {}  # in a worker: what experiments.analysis makes once
+_analysis_agents: dict = {}  # in a worker: what experiments.play.analysis makes once
 
 
 def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.ndarray,
@@ -70,7 +70,7 @@ def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.n
     """In a worker: the action of the agent ``spec`` for ``seat``, and the generator after."""
     from agents.registry import make_agent
     from cardsim import games
-    from experiments.play import choose_action
+    from experiments.play.session import choose_action
 
     key = (game, rules, spec)
     if key not in _worker_agents:
@@ -84,8 +84,8 @@ def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.n
 
 
 def analyse_in_worker(game: str, rules, st: np.ndarray, method: str, samples, checkpoint):
-    """In a worker: the values of a position (experiments.analysis)."""
-    from experiments.analysis import analyse
+    """In a worker: the values of a position (experiments.play.analysis)."""
+    from experiments.play.analysis import analyse
 
     return analyse(game, rules, st, method, samples=samples, checkpoint=checkpoint,
                    agents=_analysis_agents)
@@ -98,7 +98,7 @@ def _duplicate_setup(game: str, rules, seed: int, item: int, actions: list, spec
     """In a worker: the game made again from its seed and the store's ``actions`` (nobody
     seated), and the replay's agents of ``specs`` (every seat)."""
     from cardsim import games
-    from experiments.play import make_seat_agents
+    from experiments.play.session import make_seat_agents
     from experiments.web.sessions import replay
 
     nobody = [None] * games.get(game).players(rules)
@@ -109,8 +109,8 @@ def _duplicate_setup(game: str, rules, seed: int, item: int, actions: list, spec
 def duplicate_deals_in_worker(game: str, rules, seed: int, item: int, actions: list,
                               specs: list, deals: list) -> dict:
     """In a worker: each seat's points in each deal of ``deals`` played again from its start
-    with the agents of ``specs`` (experiments.play.duplicate_deal), by deal."""
-    from experiments.play import duplicate_deal
+    with the agents of ``specs`` (experiments.play.session.duplicate_deal), by deal."""
+    from experiments.play.session import duplicate_deal
 
     session, agents = _duplicate_setup(game, rules, seed, item, actions, specs)
     return {k: duplicate_deal(session, k, agents)["points"] for k in deals}
@@ -119,8 +119,8 @@ def duplicate_deals_in_worker(game: str, rules, seed: int, item: int, actions: l
 def duplicate_game_in_worker(game: str, rules, seed: int, item: int, actions: list,
                              specs: list, seat: int) -> dict:
     """In a worker: the whole game played again with the agents of ``specs``
-    (experiments.play.duplicate_game), as ``seat``'s side stands at its end (game_result)."""
-    from experiments.play import duplicate_game, game_result
+    (experiments.play.session.duplicate_game), as ``seat``'s side stands at its end (game_result)."""
+    from experiments.play.session import duplicate_game, game_result
 
     session, agents = _duplicate_setup(game, rules, seed, item, actions, specs)
     return game_result(duplicate_game(session, agents), seat)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from cardsim import games
-from experiments.play import PlaySession
+from experiments.play.session import PlaySession
 from experiments.web.store import NEXT_DEAL, GameGone, GameStore, KeptGame
 
 MAX_LIVE = 200  # games in memory at once

@@ -23,7 +23,7 @@ from cardsim.debertz import layout as L
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import CheckpointError, InvalidConfigError
 from cardsim.sample_nb import sample_prepare
-from experiments.tournament import Tournament
+from experiments.tournaments.tournament import Tournament
 from tests.search.debertz_positions import positions
 
 
@@ -154,7 +154,7 @@ def test_beliefs_over_the_samplers_own_chances_weigh_nothing_twice():
     (the hard constraints' own chances) add nothing: every draw weighs the same. Without
     it, the same beliefs favour some draws over others."""
     rules = BarbuRules()
-    from experiments.bench_search import barbu_positions
+    from experiments.bench.search import barbu_positions
 
     R, states = barbu_positions(rules, 1, 3, 9, seed=2)  # a void or two shown
     st = states[0]
@@ -188,7 +188,7 @@ def test_the_samplers_chances_of_each_row_and_a_network_learnt_over_them(tmp_pat
     and refuses ``ratio`` (it would divide by them twice)."""
     from agents.belief_pimc_nb import sampler_chance_rows
     from cardsim.barbu import layout as BL
-    from experiments.bench_search import barbu_positions
+    from experiments.bench.search import barbu_positions
 
     rules = BarbuRules()
     R, states = barbu_positions(rules, 8, 3, 20, seed=4)  # no hearts, sixth trick
@@ -243,7 +243,7 @@ def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
     against even beliefs; the same beliefs give the same cards."""
     from agents.barbu.pimc_nb import plays_out_cards
     from agents.belief_pimc_nb import belief_actions
-    from experiments.bench_search import barbu_positions
+    from experiments.bench.search import barbu_positions
 
     rules = BarbuRules()
     R, states = barbu_positions(rules, 12, 0, 5, seed=3)  # no tricks, second trick
@@ -311,7 +311,7 @@ def test_a_networks_card_is_barbus_reference_card():
     card, not the heuristic's; with a margin no gain beats, the network's card is played."""
     from agents.belief_pimc_nb import belief_actions
     from cardsim.barbu.engine_nb import legal_mask
-    from experiments.bench_search import barbu_positions
+    from experiments.bench.search import barbu_positions
 
     rules = BarbuRules()
     R, states = barbu_positions(rules, 12, 0, 5, seed=3)
@@ -361,7 +361,7 @@ def seated_positions(game, rules, deals, seed):
     """Every decision of ``deals`` deals of random play as a table hands them to a Python
     agent (``Observations`` with their engine rows, one generator per row) and their legal
     masks."""
-    from experiments.strength_cost import decision_positions
+    from experiments.tournaments.strength_cost import decision_positions
 
     R = rules.pack()
     states = np.array(decision_positions(game, R, deals, seed))
@@ -373,7 +373,7 @@ def seated(game, R, states):
     ``Observations`` with their engine rows (one fresh generator per row), and their legal
     masks."""
     from cardsim.table import EngineRows, Observations
-    from experiments.strength_cost import observed_positions
+    from experiments.tournaments.strength_cost import observed_positions
 
     kit = games.get(game)
     obs, legal = observed_positions(game, R, states)

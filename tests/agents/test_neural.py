@@ -64,7 +64,7 @@ def test_neural_agent_as_an_environment_opponent_and_in_a_tournament(tmp_path):
     import gymnasium as gym
 
     import cardsim.envs  # noqa: F401
-    from experiments.tournament import tournament
+    from experiments.tournaments.tournament import tournament
 
     path = tmp_path / "a.pt"
     write_checkpoint(path)
@@ -263,7 +263,7 @@ def test_zoo_belief_networks_load_by_name(name):
 @pytest.mark.parametrize("name", sorted(ZOO))
 def test_zoo_networks_load_by_name_and_beat_random(name):
     from agents.neural.zoo import card
-    from experiments.tournament import Tournament
+    from experiments.tournaments.tournament import Tournament
 
     game = name.split("-")[0]
     rules = games.get(game).make_rules(None, ZOO[name])

@@ -69,7 +69,7 @@ def test_pack_weights_refuses_layers_that_do_not_chain():
 @pytest.mark.parametrize("name, table", [("debertz-2p", {"players": 2}),
                                          ("barbu", {})])
 def test_zoo_networks_choose_as_torch_does_on_game_positions(name, table):
-    from experiments.strength_cost import decision_positions, observed_positions
+    from experiments.tournaments.strength_cost import decision_positions, observed_positions
 
     game = name.split("-")[0]
     R = games.get(game).make_rules(conventions=table).pack()

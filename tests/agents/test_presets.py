@@ -72,7 +72,7 @@ def test_presets_in_a_tournament_a_yaml_config_and_play(tmp_path, capsys):
     import yaml
 
     from experiments.cli import main, seat_agents
-    from experiments.run import start_run
+    from experiments.runs.run import start_run
 
     assert main(["tournament", "barbu", "--agents", "fast", "random", "--deals", "14",
                  "--seed", "3"]) == 0

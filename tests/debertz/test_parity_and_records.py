@@ -16,7 +16,7 @@ from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import HandRecordError
 from cardsim.records import RecordWriter, read_records
 from cardsim.table import RANDOM_AGENT, Seating, Table
-from experiments.simulate import simulate as run_simulation
+from experiments.runs.simulate import simulate as run_simulation
 
 
 def simulate(rules, **kw):

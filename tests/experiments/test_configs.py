@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from experiments.config import load_config
-from experiments.run import start_run
+from experiments.runs.config import load_config
+from experiments.runs.run import start_run
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
 

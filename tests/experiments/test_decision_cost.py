@@ -1,9 +1,9 @@
-"""``python -m experiments.decision_cost``: every agent timed on the same positions."""
+"""``python -m experiments.tournaments.decision_cost``: every agent timed on the same positions."""
 
 import json
 
 from cardsim.debertz.rules import DebertzRules
-from experiments.decision_cost import main, measure
+from experiments.tournaments.decision_cost import main, measure
 
 
 def test_compiled_agents_and_a_network_are_timed_on_the_same_positions():
@@ -16,7 +16,7 @@ def test_compiled_agents_and_a_network_are_timed_on_the_same_positions():
 
 
 def test_rounds_time_the_agents_in_turns_and_keep_each_ones_median(monkeypatch):
-    import experiments.decision_cost as dc
+    import experiments.tournaments.decision_cost as dc
 
     calls = []
     times = {"random": iter([5.0, 1.0, 3.0]), "heuristic": iter([2.0, 40.0, 4.0])}
@@ -42,7 +42,7 @@ def test_command_prints_json(capsys):
 def test_a_tournament_run_reports_each_agents_cost_and_plots_strength_against_it(tmp_path):
     import yaml
 
-    from experiments.run import start_run
+    from experiments.runs.run import start_run
 
     config = tmp_path / "ladder.yaml"
     config.write_text(yaml.safe_dump(dict(
@@ -61,7 +61,7 @@ def test_a_tournament_run_reports_each_agents_cost_and_plots_strength_against_it
 
 
 def test_a_long_agent_label_is_wrapped_at_its_commas_for_the_plots_legend():
-    from experiments.run import _legend_label
+    from experiments.runs.run import _legend_label
 
     assert _legend_label("pimc:samples=8") == "pimc:samples=8"
     label = "pimc:net=barbu," + ",".join(f"net_margin_{k}=2" for k in range(30))

@@ -6,9 +6,9 @@ import json
 import pytest
 import yaml
 
-import experiments.leaderboard as lb
+import experiments.tournaments.leaderboard as lb
 from experiments.cli import main
-from experiments.run import start_run
+from experiments.runs.run import start_run
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The terminal game (``cardsim play``) and the session behind it (experiments.play)."""
+"""The terminal game (``cardsim play``) and the session behind it (experiments.play.session)."""
 
 import io
 import os
@@ -11,7 +11,7 @@ import pytest
 
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from experiments.cli import make_rules, seat_agents
-from experiments.play import (PlaySession, deal_words, duplicate_game, game_result,
+from experiments.play.session import (PlaySession, deal_words, duplicate_game, game_result,
                               make_seat_agents, play_terminal)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from experiments.cli import main
-from experiments.progress import LineProgress, progress_bar, progress_mode
+from experiments.runs.progress import LineProgress, progress_bar, progress_mode
 
 
 def test_progress_mode_follows_where_stderr_goes():
@@ -55,7 +55,7 @@ def _interrupt(*args, **kw):
 
 
 def test_an_interrupted_run_names_the_directory_to_resume(tmp_path, capsys, monkeypatch):
-    from experiments import tournament
+    from experiments.tournaments import tournament
 
     cfg = tmp_path / "t.yaml"
     cfg.write_text(yaml.safe_dump({"name": "t", "kind": "tournament", "game": "debertz",
@@ -85,7 +85,8 @@ def test_an_interrupted_training_names_the_directory_to_resume(tmp_path, capsys,
 
 @pytest.mark.parametrize("command", ["tournament", "simulate"])
 def test_an_interrupted_plain_command_says_nothing_is_kept(command, capsys, monkeypatch):
-    from experiments import simulate, tournament
+    from experiments.runs import simulate
+    from experiments.tournaments import tournament
 
     monkeypatch.setattr(tournament, "tournament", _interrupt)
     monkeypatch.setattr(simulate, "simulate", _interrupt)

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from experiments.cli import main
-from experiments.executor import RayExecutor
-from experiments.run import resume_run, start_run
+from experiments.runs.executor import RayExecutor
+from experiments.runs.run import resume_run, start_run
 from tests.experiments.metrics import metrics_without_timings
 from tests.experiments.untimed import TIMES, untimed, untimed_table
 
@@ -162,7 +162,7 @@ def test_a_chunk_whose_worker_dies_is_played_again(tmp_path, cluster):
 
 def test_simulate_and_tournament_commands_on_ray_equal_local(tmp_path, capsys, cluster,
                                                              monkeypatch):
-    from experiments import simulate
+    from experiments.runs import simulate
 
     monkeypatch.setattr(simulate, "TASK_CHUNK", 200)  # several tasks, hand records in order
     outputs = {}
@@ -262,8 +262,8 @@ def test_a_self_play_actor_that_dies_is_restarted_and_its_share_played_again(
 # --- start-up: a new worker loads the compiled kernels, it does not compile them again ----------
 def test_a_new_worker_loads_the_kernels_from_the_cache_instead_of_compiling(cluster):
     from experiments.cli import make_rules
-    from experiments.executor import _play_remote
-    from experiments.simulate import SimulationJob, play_simulation_chunk, simulate
+    from experiments.runs.executor import _play_remote
+    from experiments.runs.simulate import SimulationJob, play_simulation_chunk, simulate
 
     rules = make_rules("debertz")
     simulate("debertz", rules, ["heuristic"], 1, hands=10)  # the cache is warm from here on

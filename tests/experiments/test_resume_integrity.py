@@ -11,9 +11,9 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from experiments.cli import main
-from experiments.files import atomic_save_npz
-from experiments.run import resume_run, start_run
-from experiments.tournament import Tournament
+from experiments.runs.files import atomic_save_npz
+from experiments.runs.run import resume_run, start_run
+from experiments.tournaments.tournament import Tournament
 from tests.experiments.untimed import untimed, untimed_table
 
 BASE = {"name": "t", "kind": "tournament", "game": "debertz", "agents": ["heuristic", "random"],
@@ -195,7 +195,7 @@ def test_json_is_valid_and_rounded(tmp_path, capsys):
 
 
 def test_per_deal_rows_in_a_run(tmp_path):
-    from experiments.per_deal import read_per_deal
+    from experiments.tournaments.per_deal import read_per_deal
 
     run_dir, full = _start(tmp_path, {**BASE, "per_deal": True})
     rows = read_per_deal(run_dir)

@@ -1,4 +1,4 @@
-"""experiments.seat_swap: one seat's decisions by another agent, paired by deal and seat,
+"""experiments.tournaments.seat_swap: one seat's decisions by another agent, paired by deal and seat,
 in Barbu and in Debertz."""
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from cardsim.barbu.actions import CONTRACT_NAMES
 from cardsim.barbu.game import BarbuGame
 from cardsim.errors import InvalidConfigError
-from experiments.seat_swap import main, seat_swap
+from experiments.tournaments.seat_swap import main, seat_swap
 
 
 def test_the_same_agent_in_the_seat_changes_nothing():

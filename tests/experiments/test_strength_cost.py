@@ -1,11 +1,11 @@
-"""experiments.strength_cost: one row per K with the tournament's difference and the time per
+"""experiments.tournaments.strength_cost: one row per K with the tournament's difference and the time per
 decision, for both games (Barbu by contract), a plot, and bad options refused before any run."""
 
 import json
 
 import pytest
 
-from experiments import strength_cost
+from experiments.tournaments import strength_cost
 
 
 @pytest.mark.parametrize("game,options", [("debertz", "nodes=500,rollouts=2"),

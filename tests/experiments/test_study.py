@@ -1,4 +1,4 @@
-"""Rules studies (experiments.study, ``cardsim study``, ``kind: study`` runs): the same deals
+"""Rules studies (experiments.tournaments.study, ``cardsim study``, ``kind: study`` runs): the same deals
 under every variant, paired differences, exact statistics, resume, one-line errors."""
 
 import json
@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 from experiments.cli import main
-from experiments.config import config_from_dict, load_config, study_of
-from experiments.run import resume_run, start_config, start_run
-from experiments.stats import mean_ci
-from experiments.study import Study
+from experiments.runs.config import config_from_dict, load_config, study_of
+from experiments.runs.run import resume_run, start_config, start_run
+from experiments.tournaments.stats import mean_ci
+from experiments.tournaments.study import Study
 
 STUDIES = sorted((Path(__file__).resolve().parents[2] / "configs" / "studies").glob("*.yaml"))
 

@@ -10,10 +10,10 @@ import pytest
 from cardsim.barbu.rules import BarbuRules
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import InvalidConfigError
-from experiments import tally as T
-from experiments.per_deal import DTYPE, read_per_deal
-from experiments.stats import Moments, mean_ci
-from experiments.tournament import Tournament, tournament
+from experiments.tournaments import tally as T
+from experiments.tournaments.per_deal import DTYPE, read_per_deal
+from experiments.tournaments.stats import Moments, mean_ci
+from experiments.tournaments.tournament import Tournament, tournament
 
 
 def _per_deal_reference(t: Tournament, chunk: int):
@@ -164,7 +164,7 @@ def test_per_deal_file_holds_every_deal(tmp_path):
     assert _close(res["pairings"][0]["difference"], float(d.mean()))
     assert not list(tmp_path.glob(".*.tmp"))
     # beside it, the config that plays its deals again (kind: tournament)
-    from experiments.config import config_from_dict
+    from experiments.runs.config import config_from_dict
 
     cfg = config_from_dict(json.loads((tmp_path / "deals.json").read_text()))
     assert (cfg.kind, cfg.game, cfg.agents, cfg.deals, cfg.seed) == (
@@ -178,7 +178,7 @@ def test_per_deal_file_holds_every_deal(tmp_path):
 
 @pytest.mark.parametrize("scale", [0, 12])
 def test_chunk_pass_equals_numpy_and_the_uncompiled_kernel(scale):
-    from experiments import tally_nb
+    from experiments.tournaments import tally_nb
 
     rng = np.random.default_rng(1)
     points = rng.integers(-300, 300, size=(500, 2)) / 12.0

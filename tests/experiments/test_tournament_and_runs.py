@@ -9,10 +9,10 @@ import yaml
 
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import InvalidConfigError
-from experiments.config import config_from_dict, load_config
-from experiments.run import resume_run, start_run
-from experiments.stats import Moments, exact, mean_ci
-from experiments.tournament import Tournament, seating_patterns, tournament
+from experiments.runs.config import config_from_dict, load_config
+from experiments.runs.run import resume_run, start_run
+from experiments.tournaments.stats import Moments, exact, mean_ci
+from experiments.tournaments.tournament import Tournament, seating_patterns, tournament
 from tests.experiments.untimed import untimed, untimed_table
 
 
@@ -127,7 +127,7 @@ def test_run_directory_contents(tmp_path):
 
 def test_resume_after_interruption_equals_uninterrupted_run(tmp_path, monkeypatch):
     full_dir, full = start_run(_write(tmp_path, BASE), tmp_path / "a")
-    from experiments import tournament as T
+    from experiments.tournaments import tournament as T
 
     calls = {"n": 0}
     original = T.Tournament.play_chunk
@@ -219,8 +219,8 @@ def test_results_and_pairings_are_one_table_each(tmp_path):
     with one header (Barbu contracts forced: a row per contract)."""
     import csv
 
-    from experiments.run import _pairings_csv, _tournament_csv
-    from experiments.tournament import tournament
+    from experiments.runs.run import _pairings_csv, _tournament_csv
+    from experiments.tournaments.tournament import tournament
 
     from cardsim.barbu.rules import BarbuRules
 

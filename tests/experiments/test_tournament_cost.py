@@ -13,8 +13,8 @@ from agents.registry import make_agent
 from cardsim.barbu.rules import BarbuRules
 from cardsim.debertz.rules import DebertzRules
 from experiments.cli import main
-from experiments.run import start_run
-from experiments.tournament import Tournament, format_table, play_chunk_tally, tournament
+from experiments.runs.run import start_run
+from experiments.tournaments.tournament import Tournament, format_table, play_chunk_tally, tournament
 from tests.experiments.untimed import untimed
 
 

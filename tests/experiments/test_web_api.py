@@ -229,7 +229,7 @@ def test_replay_refuses_huge_files(client, monkeypatch):
 
 
 def test_leaderboard_standings_are_the_kept_ladders(client):
-    from experiments import leaderboard as lb
+    from experiments.tournaments import leaderboard as lb
 
     tables = client.get("/api/leaderboard").json()["tables"]
     assert [t["table"] for t in tables] == list(lb.TABLES)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from cardsim.errors import InvalidConfigError
 from experiments.cli import main
-from experiments.per_deal import DTYPE
+from experiments.tournaments.per_deal import DTYPE
 from experiments.web import app as web_app
 from experiments.web.app import create_app
 from experiments.web.compare import top_deals

@@ -1,6 +1,6 @@
 """The duplicate replays of the browser table (``GET /api/games/{id}/duplicate`` and
 ``.../duplicate-game``) are played in a search worker (experiments.web.search): the same
-replies as experiments.play's duplicate_deal and duplicate_game in the server, a reply with
+replies as experiments.play.session's duplicate_deal and duplicate_game in the server, a reply with
 status 202 and ``thinking`` once the request's time is spent, and no other game held up
 while they are played."""
 
@@ -14,7 +14,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 
-from experiments.play import duplicate_deal, duplicate_game, game_result, make_seat_agents
+from experiments.play.session import duplicate_deal, duplicate_game, game_result, make_seat_agents
 from experiments.web.app import create_app
 
 

@@ -3,7 +3,7 @@ each measures its own microseconds per decision."""
 
 import re
 
-from experiments.tournament import TIMES, without_times
+from experiments.tournaments.tournament import TIMES, without_times
 
 
 def untimed(result: dict) -> dict:

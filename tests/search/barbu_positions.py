@@ -9,7 +9,7 @@ from cardsim.barbu import engine_nb as E
 from cardsim.barbu import layout as L
 from cardsim.barbu.face_nb import GAME
 from cardsim.sample_nb import sample_rows
-from experiments.bench_search import barbu_positions  # noqa: F401  (the tests' positions)
+from experiments.bench.search import barbu_positions  # noqa: F401  (the tests' positions)
 
 
 def replays_on(st, R, hands):

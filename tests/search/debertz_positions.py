@@ -7,7 +7,7 @@ from cardsim.debertz import actions as A
 from cardsim.debertz import engine_nb as E
 from cardsim.debertz import layout as L
 from cardsim.debertz.melds_nb import list_runs
-from experiments.bench_search import positions  # noqa: F401  (the tests' positions)
+from experiments.bench.search import positions  # noqa: F401  (the tests' positions)
 
 
 def _cards(mask):

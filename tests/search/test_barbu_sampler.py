@@ -132,9 +132,9 @@ def test_compiled_and_pure_python_draw_the_same_deals():
 
 
 def test_the_benchmark_draws_barbu_deals():
-    """`python -m experiments.bench_search` times this loop: it must keep up with the
+    """`python -m experiments.bench.search` times this loop: it must keep up with the
     sampler's entry points."""
-    from experiments.bench_search import barbu_draw_many
+    from experiments.bench.search import barbu_draw_many
 
     R, P = barbu_positions(BarbuRules(), 2, A.NO_HEARTS, 16, seed=3)
     draws = barbu_draw_many(np.array(P), R, 3, np.ones(1, dtype=np.uint64))

@@ -149,9 +149,9 @@ def test_hidden_cards_do_not_change_what_is_sampled(kw):
 
 
 def test_the_benchmark_draws_debertz_deals():
-    """`python -m experiments.bench_search` times this loop: it must keep up with the
+    """`python -m experiments.bench.search` times this loop: it must keep up with the
     sampler's entry points."""
-    from experiments.bench_search import draw_many
+    from experiments.bench.search import draw_many
 
     R, P = positions(DebertzRules(players=4, teams=True), 2, 8)
     draws = draw_many(np.array(P), R, 3, np.ones(1, dtype=np.uint64))

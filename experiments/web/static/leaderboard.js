@@ -1,4 +1,4 @@
-// The kept ladders of every table (experiments.leaderboard) and the runs under --runs.
+// The kept ladders of every table (experiments.tournaments.leaderboard) and the runs under --runs.
 
 import { $, api, show } from "./api.js";
 

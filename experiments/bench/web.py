@@ -5,7 +5,7 @@
 - the page's load time in headless Chromium (when Playwright and chromium are installed);
 - the server's memory (resident set) after 100 whole games played through the API.
 
-    python -m experiments.bench_web [--clicks 30] [--games 100] [--skip-barbu]
+    python -m experiments.bench.web [--clicks 30] [--games 100] [--skip-barbu]
 
 The app runs in this process behind the framework's test client (the same code uvicorn
 serves), so the figures exclude the network but include JSON encoding.

@@ -1,11 +1,11 @@
 """Where an agent gains or loses: one seat's decisions of chosen phases played by an agent in
 a table of another, against that other agent in the same seat, on the same deals.
 
-    python -m experiments.seat_swap --contract trumps \\
+    python -m experiments.tournaments.seat_swap --contract trumps \\
         --agent neural:checkpoint=barbu --base heuristic \\
         [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
-    python -m experiments.seat_swap --agent pimc --base heuristic --phases contract double
-    python -m experiments.seat_swap --game debertz --players 3 \\
+    python -m experiments.tournaments.seat_swap --agent pimc --base heuristic --phases contract double
+    python -m experiments.tournaments.seat_swap --game debertz --players 3 \\
         --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p \\
         [--phases play] [--tricks 1 3] [--deals 100] [--seed 7000] [--json]
 
@@ -49,7 +49,7 @@ from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import InvalidConfigError
 from cardsim.table import EngineRows, Observations
-from experiments.stats import mean_ci
+from experiments.tournaments.stats import mean_ci
 
 # the study's phases of each game, and the engine's phase names each covers
 PHASES = {"barbu": ("contract", "play", "double", "trump", "start_rank"),
@@ -248,7 +248,7 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
 
 def main(argv=None) -> int:
     """The command line (see the module's docstring); 2 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m experiments.seat_swap",
+    parser = argparse.ArgumentParser(prog="python -m experiments.tournaments.seat_swap",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="barbu", help=", ".join(PHASES))
     parser.add_argument("--contract", help="Barbu, forced at every deal (default: the "

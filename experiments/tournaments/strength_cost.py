@@ -2,7 +2,7 @@
 deals K, its points per deal against the heuristic (duplicate deals, paired 95% interval)
 beside the milliseconds it spends per decision, written to a run directory with a plot.
 
-    python -m experiments.strength_cost [--game debertz] [--players 2] [--teams]
+    python -m experiments.tournaments.strength_cost [--game debertz] [--players 2] [--teams]
         [--samples 1,2,4,8,16,32] [--options nodes=3000] [--deals 400] [--seed 5000]
         [--threads 2] [--out runs]
 
@@ -28,8 +28,8 @@ from agents.registry import make_agent
 from cardsim import game_nb as G
 from cardsim import games
 from cardsim.rng_nb import random_bit
-from experiments.files import atomic_write_json, check_output_folder
-from experiments.tournament import tournament
+from experiments.runs.files import atomic_write_json, check_output_folder
+from experiments.tournaments.tournament import tournament
 
 
 def decision_positions(game, R, count, seed):
@@ -145,7 +145,7 @@ def main(argv=None):
 def plot(run_dir, rows, title):
     """Write ``strength_cost.png`` to ``run_dir``: each K's points per deal against the heuristic
     with its 95% interval, over milliseconds per decision (log scale); ``title`` names the game."""
-    from experiments.plots import pyplot, save_png
+    from experiments.runs.plots import pyplot, save_png
 
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))

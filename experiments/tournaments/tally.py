@@ -27,8 +27,8 @@ from fractions import Fraction
 import numpy as np
 
 from cardsim.decision_cost_nb import COST_WIDTH, empty_cost
-from experiments import tally_nb
-from experiments.stats import Moments, exact
+from experiments.tournaments import tally_nb
+from experiments.tournaments.stats import Moments, exact
 
 SAMPLE_ITEMS = 100_000      # items per pairing kept for score distributions and ratings
 CURVE_PER_DECADE = 100      # points of the settling curve per factor of 10 in items

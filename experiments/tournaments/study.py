@@ -7,7 +7,7 @@ the same agents sit in the same seats. Per deal and variant it reads the game's 
 measures (``cardsim.<game>.measures``: points per seat from the dealer or declarer, bid and
 contract outcomes, how often each meld, bella, capot or double happens, the margin between the
 top two sides) and, unless ``skill`` is off, the margin of a stronger over a weaker agent on
-duplicate deals (``experiments.tournament``'s seating patterns), each variant on the same
+duplicate deals (``experiments.tournaments.tournament``'s seating patterns), each variant on the same
 deals again.
 
 Every difference between a variant and the baseline (the first value of every varied
@@ -15,7 +15,7 @@ convention) is paired by deal, so its 95% interval excludes the luck of the card
 tournament, a study keeps no per-deal values (unless ``per_deal``): per chunk of deals it
 keeps, for every variant and measure, the count, sum and sum of squares of the values and of
 their paired differences, as integers (each measure is a whole multiple of its own ``1 /
-scale``), merged as exact rationals (``experiments.stats.Moments``), so the result does not
+scale``), merged as exact rationals (``experiments.tournaments.stats.Moments``), so the result does not
 depend on chunking, threads or resuming.
 
 Deals are played one per item (hands mode): each Debertz deal is the first of a fresh game
@@ -37,8 +37,8 @@ import numpy as np
 
 from cardsim import games
 from cardsim.errors import InvalidConfigError
-from experiments.limits import check_count
-from experiments.stats import Z95, Moments
+from experiments.runs.limits import check_count
+from experiments.tournaments.stats import Z95, Moments
 
 FORMAT = "cardsim-study/1"
 CHUNK = 1 << 15
@@ -131,8 +131,8 @@ class Study:
                  agents=None, skill=None, deals: int | None = 10_000, seed: int = 0,
                  games_count: int | None = None):
         from agents.registry import make_agent
-        from experiments.games import seat_agents, seating_of
-        from experiments.tournament import seating_patterns
+        from experiments.runs.seating import seat_agents, seating_of
+        from experiments.tournaments.tournament import seating_patterns
 
         g = games.get(game)
         self.game, self.seed = game, seed
@@ -180,7 +180,7 @@ class Study:
                          for n, s, k, d in specs]
         if self.skill_specs is not None:
             from cardsim.table import agent_label
-            from experiments.tally import points_scale
+            from experiments.tournaments.tally import points_scale
 
             strong, weak = (agent_label(a) for a in self.skill_agents)
             # whole games: win shares (whole multiples of 1/scale, as points per deal are not)
@@ -213,7 +213,7 @@ class Study:
         """Items (deals or games) lo..hi-1 under every variant: int64 units ``(hi - lo, V,
         M)`` of every measure (value x its scale)."""
         from cardsim.table import Seating, Table
-        from experiments import tally_nb
+        from experiments.tournaments import tally_nb
 
         g = games.get(self.game)
         n = hi - lo
@@ -450,7 +450,7 @@ def study_plots(run_dir, result: dict) -> None:
     effects.png``: the largest effects with their intervals in sd units."""
     from pathlib import Path
 
-    from experiments.plots import pyplot, save_png
+    from experiments.runs.plots import pyplot, save_png
 
     plt = pyplot()
     folder = Path(run_dir) / "plots"
@@ -538,7 +538,7 @@ def _cell(x) -> str:
 
 
 def play_study_chunk(context, task, n_threads: int = 1):
-    """What one chunk of a study sends back, wherever it is played (experiments.executor):
+    """What one chunk of a study sends back, wherever it is played (experiments.runs.executor):
     ``context`` is (study, per-deal values wanted), ``task`` (lo, hi). Returns the chunk's
     tally and its per-deal values ``(hi - lo, V, M)`` (or None)."""
     study, with_values = context

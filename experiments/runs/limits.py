@@ -1,6 +1,6 @@
 """Limits on what a run may ask for: counts of deals or games, and threads.
 
-Read by configs (``experiments.config``), the command line, simulations and tournaments
+Read by configs (``experiments.runs.config``), the command line, simulations and tournaments
 alike; kept in a module of their own so that none of these imports another for them.
 """
 

@@ -1,12 +1,12 @@
 """A simulation or bench summary as text: aligned ``key  value`` lines, or one JSON object.
 
-Printed by the command line and written as ``table.txt`` by runs (``experiments.run``);
+Printed by the command line and written as ``table.txt`` by runs (``experiments.runs.run``);
 kept apart from both so that a run does not import the command line.
 """
 
 from __future__ import annotations
 
-from experiments.files import dumps_json
+from experiments.runs.files import dumps_json
 
 
 def format_summary(summary: dict) -> str:

@@ -1,4 +1,4 @@
-"""Throughput of Python agents at the table: ``python -m experiments.bench_table``.
+"""Throughput of Python agents at the table: ``python -m experiments.bench.table``.
 
 A Python agent that plays its first legal action meets the compiled heuristic in a duplicate
 tournament (Debertz 2 players, Barbu); the table serves it in batches of ``--batch`` games.
@@ -42,7 +42,7 @@ def bench(game: str, deals: int, batch: int, threads: int) -> dict:
     from cardsim import games
     from cardsim.table import Seating, Table
     from experiments.cli import make_rules
-    from experiments.tournament import seating_patterns
+    from experiments.tournaments.tournament import seating_patterns
     from agents.registry import make_agent
 
     rules = make_rules(game, players=min(games.get(game).player_counts))

@@ -30,8 +30,8 @@ import yaml
 from agents.presets import TABLES, preset_file, table_of
 from agents.registry import canonical
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
-ROOT = Path(__file__).resolve().parents[1]
+RESULTS_DIR = Path(__file__).resolve().parents[1] / "results"
+ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = {t: f"configs/ladder_{t.replace('-', '_')}.yaml" for t in TABLES}
 TITLES = {"debertz-2p": "Debertz, 2 players", "debertz-3p": "Debertz, 3 players",
           "debertz-4p": "Debertz, 4 players each for himself",
@@ -111,7 +111,7 @@ def ladder_data(run_dir) -> dict:
 def _cost_fields(measured: dict | None, in_play: float | None) -> dict:
     """An agent's cost as kept: ``us_per_decision``, CPU µs a decision as a tournament asks
     for it (a compiled agent one position at a time, a Python agent a batch of games in one
-    call), measured on fixed positions where the run measured them (experiments.decision_cost),
+    call), measured on fixed positions where the run measured them (experiments.tournaments.decision_cost),
     else as timed in play; ``us_one_call``, a Python agent's µs for one position a call (what
     one game waits for), None for a compiled agent."""
     if not measured:
@@ -123,12 +123,12 @@ def _cost_fields(measured: dict | None, in_play: float | None) -> dict:
 
 def refresh_cost(table: str, rounds: int = 5) -> Path:
     """Measure the cost of every agent of a table's kept ladder again, on this machine, the
-    agents timed in turns ``rounds`` times (experiments.decision_cost), and keep it with its
+    agents timed in turns ``rounds`` times (experiments.tournaments.decision_cost), and keep it with its
     date, commit and machine; the strength figures are left as the ladder measured them."""
     from cardsim.errors import InvalidConfigError
-    from experiments.decision_cost import measure
-    from experiments.files import atomic_write_text, json_ready
-    from experiments.rundir import git_commit
+    from experiments.tournaments.decision_cost import measure
+    from experiments.runs.files import atomic_write_text, json_ready
+    from experiments.runs.rundir import git_commit
 
     data = load(table)
     if data is None:
@@ -161,7 +161,7 @@ def table_rules(data: dict):
 
 def ingest(run_dir) -> Path:
     """Keep a finished ladder run's results as its table's data (atomically); the path."""
-    from experiments.files import atomic_write_text, json_ready
+    from experiments.runs.files import atomic_write_text, json_ready
 
     data = ladder_data(run_dir)
     RESULTS_DIR.mkdir(exist_ok=True)
@@ -395,7 +395,7 @@ def stale_pages() -> list[Path]:
 def write_pages() -> list[Path]:
     """Rewrite the generated files that differ from the data; the ones written."""
     from agents.neural import zoo
-    from experiments.files import atomic_write_text
+    from experiments.runs.files import atomic_write_text
 
     written = []
     for path, text in pages().items():
@@ -408,7 +408,7 @@ def write_pages() -> list[Path]:
 
 def run_ladder(table: str, progress: bool = True) -> Path:
     """Run a table's ladder config into ``runs/`` and keep its results; the data's path."""
-    from experiments.run import start_run
+    from experiments.runs.run import start_run
 
     run_dir, _ = start_run(ROOT / CONFIGS[table], "runs", progress=progress)
     return ingest(run_dir)

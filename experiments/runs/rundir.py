@@ -1,4 +1,4 @@
-"""The run directory that experiments (``experiments.run``) and training runs
+"""The run directory that experiments (``experiments.runs.run``) and training runs
 (``experiments.train.loop``) share: its making, its ``config.yaml`` and ``meta.json``, and
 the check that a folder given to ``--resume`` is one.
 
@@ -25,7 +25,7 @@ import yaml
 
 import cardsim
 from cardsim.errors import InvalidConfigError
-from experiments.files import atomic_write_json, atomic_write_text, check_output_folder
+from experiments.runs.files import atomic_write_json, atomic_write_text, check_output_folder
 
 # the run directory this process is working in (made or resumed), for the command line's
 # message on Ctrl-C: which directory to give to --resume

@@ -1,12 +1,12 @@
 """Microseconds per decision of agents on one core, over the same positions.
 
-    python -m experiments.decision_cost --game debertz --players 2 \\
+    python -m experiments.tournaments.decision_cost --game debertz --players 2 \\
         --agents heuristic pimc:samples=16 neural:checkpoint=debertz-2p [--deals 12]
         [--seed 5001] [--rounds 3] [--json]
 
 The positions are every decision with two or more legal actions of ``--deals`` deals of
 random play (bids or contracts, doubles, the swap, card play at every trick:
-``experiments.strength_cost.decision_positions``). A compiled agent decides them one at a
+``experiments.tournaments.strength_cost.decision_positions``). A compiled agent decides them one at a
 time, as the table calls its policy. A Python agent (a network, ``pimc:beliefs=``) is timed
 twice: one position per call (its latency for a single game, observation included) and all
 the positions in one call (what a decision costs in a tournament, where the table asks it
@@ -28,7 +28,7 @@ from agents.registry import make_agent
 from cardsim import game_nb as G
 from cardsim import games
 from cardsim.table import is_compiled
-from experiments.strength_cost import decision_positions, observed_positions
+from experiments.tournaments.strength_cost import decision_positions, observed_positions
 
 
 def compiled_us(agent, game: str, R, states) -> float:

@@ -1,6 +1,6 @@
 """PNG plots of runs: matplotlib without a display, figures written atomically.
 
-Used by experiments (``experiments.run``), training runs and the strength-cost sweep;
+Used by experiments (``experiments.runs.run``), training runs and the strength-cost sweep;
 matplotlib is imported only when a plot is drawn.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from experiments.files import atomic_write_bytes
+from experiments.runs.files import atomic_write_bytes
 
 
 def pyplot():

@@ -34,12 +34,12 @@ from cardsim.decision_cost_nb import DECISIONS, empty_cost, us_per_decision
 from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
-from experiments.limits import check_count
-from experiments.files import atomic_write_json, check_output_file
-from experiments.per_deal import PerDealWriter, per_deal_config_path, per_deal_rows
-from experiments.progress import progress_bar
-from experiments.stats import Moments
-from experiments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
+from experiments.runs.limits import check_count
+from experiments.runs.files import atomic_write_json, check_output_file
+from experiments.tournaments.per_deal import PerDealWriter, per_deal_config_path, per_deal_rows
+from experiments.runs.progress import progress_bar
+from experiments.tournaments.stats import Moments
+from experiments.tournaments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
 
 TIMES = ("us_per_decision",)       # per agent: measured anew by every run
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
@@ -76,7 +76,7 @@ class Pairing:
 
 class Tournament:
     """A tournament plan: agents, pairings, items; played chunk by chunk. Only each chunk's
-    tally is kept (experiments.tally): memory does not grow with the number of items."""
+    tally is kept (experiments.tournaments.tally): memory does not grow with the number of items."""
 
     def __init__(self, game: str, rules, agent_specs, deals: int | None = None,
                  games: int | None = None, duplicate: bool = True, seed: int = 0,
@@ -164,12 +164,12 @@ class Tournament:
     def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,
             executor=None, overwrite: bool = False) -> dict:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
-        rows (experiments.per_deal), streamed as chunks finish, and beside it, when every
+        rows (experiments.tournaments.per_deal), streamed as chunks finish, and beside it, when every
         agent was given by a spec, the tournament's config (``per_deal_config_path``: what
         plays its deals again); ``executor``: where the
-        chunks are played (experiments.executor; default here, with ``n_threads``). An
+        chunks are played (experiments.runs.executor; default here, with ``n_threads``). An
         existing ``per_deal`` file is refused unless ``overwrite``."""
-        from experiments.executor import LocalExecutor
+        from experiments.runs.executor import LocalExecutor
 
         total = len(self.pairings) * self.items
         if per_deal is not None:
@@ -322,7 +322,7 @@ def without_times(result: dict) -> dict:
 
 
 def play_chunk_tally(context, task, n_threads: int = 1):
-    """What one chunk of a tournament sends back, wherever it is played (experiments.executor):
+    """What one chunk of a tournament sends back, wherever it is played (experiments.runs.executor):
     ``context`` is (tournament, per-deal rows wanted), ``task`` (pairing, lo, hi). Returns the
     chunk's tally and its per-deal rows (or None)."""
     t, with_rows = context
@@ -364,8 +364,8 @@ def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=
                by_contract: bool = False, per_deal=None, executor=None,
                overwrite: bool = False) -> dict:
     """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
-    path where the per-deal rows are written (experiments.per_deal), an existing one only
-    with ``overwrite``; ``executor``: where the chunks are played (experiments.executor;
+    path where the per-deal rows are written (experiments.tournaments.per_deal), an existing one only
+    with ``overwrite``; ``executor``: where the chunks are played (experiments.runs.executor;
     default here, with ``n_threads``).
 
     Args:

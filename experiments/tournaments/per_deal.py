@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from cardsim.errors import InvalidConfigError
-from experiments.files import atomic_write_bytes
+from experiments.runs.files import atomic_write_bytes
 
 DTYPE = np.dtype([("pairing", "<i2"), ("item", "<i8"), ("points", "<f8", (2,)),
                   ("wins", "<f4", (2,)), ("deals", "<i4"), ("contract", "i1")])

@@ -5,7 +5,7 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
     config.yaml      the resolved config (every default filled in)
     meta.json        rules hash, seed, git commit, package versions, start time
     chunks/          one .npz per finished chunk of work (written atomically): a tournament
-                     keeps the chunk's sufficient statistics (experiments.tally), not
+                     keeps the chunk's sufficient statistics (experiments.tournaments.tally), not
                      per-deal values, with its agents' decisions and timed microseconds,
                      and what the chunk was made with (checked on resume)
     deals/           per-deal results, one .npy per chunk (tournaments with per_deal: true)
@@ -21,7 +21,7 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
                      decision (tournaments); mean points per side (simulations)
     history/         hand records per chunk (simulations with history: true)
 
-A study (``kind: study``, experiments.study) keeps per chunk its sums per variant and measure
+A study (``kind: study``, experiments.tournaments.study) keeps per chunk its sums per variant and measure
 (``chunks/items-LO-HI.npz``), writes ``effects.csv`` (the paired differences, ranked),
 ``results.csv`` (every variant's means), a plot per measure and ``plots/effects.png``.
 
@@ -46,14 +46,14 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import get as games_contract
-from experiments.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
-from experiments.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
+from experiments.runs.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
+from experiments.runs.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
                                atomic_write_text, dumps_json, json_ready)
-from experiments.plots import pyplot, save_png
-from experiments.progress import progress_bar
-from experiments.rundir import (check_out_parent, config_to_resume, create_run_dir, read_meta,
+from experiments.runs.plots import pyplot, save_png
+from experiments.runs.progress import progress_bar
+from experiments.runs.rundir import (check_out_parent, config_to_resume, create_run_dir, read_meta,
                                 run_meta, write_meta)
-from experiments.summary_text import format_summary
+from experiments.runs.summary_text import format_summary
 
 
 def _meta(cfg: ExperimentConfig) -> dict:
@@ -196,9 +196,9 @@ def _damaged(path: Path) -> None:
 def execute(run_dir: Path, cfg: ExperimentConfig, progress: bool = False,
             executor=None) -> dict:
     """Play what is missing of the run in ``run_dir`` and write its results. ``executor``
-    (experiments.executor): where the chunks are played; default the one the config names
+    (experiments.runs.executor): where the chunks are played; default the one the config names
     (``executor: local`` with ``threads``, or ``executor: ray``)."""
-    from experiments.executor import executor_for
+    from experiments.runs.executor import executor_for
 
     if executor is None:
         executor = executor_for(cfg.executor, cfg.ray, cfg.threads)
@@ -241,8 +241,8 @@ class _MetricsLog:
 # tournaments
 # ---------------------------------------------------------------------------------------------
 def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
-    from experiments.per_deal import save_rows
-    from experiments.tournament import Tournament, format_table, play_chunk_tally
+    from experiments.tournaments.per_deal import save_rows
+    from experiments.tournaments.tournament import Tournament, format_table, play_chunk_tally
 
     rules = cfg.make_rules()
     t = Tournament(cfg.game, rules, cfg.agents, deals=cfg.deals, games=cfg.games,
@@ -299,15 +299,15 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
     return json_ready(result)
 
 
-# timings per agent, taken in turns, each agent keeping its median (experiments.decision_cost)
+# timings per agent, taken in turns, each agent keeping its median (experiments.tournaments.decision_cost)
 COST_ROUNDS = 3
 
 
 def _decision_costs(cfg: ExperimentConfig, rules, labels) -> list[dict]:
-    """Each agent's microseconds per decision on one core (experiments.decision_cost),
+    """Each agent's microseconds per decision on one core (experiments.tournaments.decision_cost),
     under its label in the tournament. Measured again on a resumed run: a time, not a
     result."""
-    from experiments.decision_cost import measure
+    from experiments.tournaments.decision_cost import measure
 
     rows = measure(cfg.game, rules, cfg.agents, rounds=COST_ROUNDS)
     for label, row in zip(labels, rows):
@@ -370,7 +370,7 @@ def _strength_cost_plot(run_dir: Path, result: dict) -> None:
 def _tally_of(t, k: int, lo: int, hi: int, data: dict | None):
     """The tally of stored chunk lo..hi-1 of pairing k: written as a tally, or (run
     directories from before tallies) as per-item arrays; None if unusable."""
-    from experiments.tally import ChunkTally
+    from experiments.tournaments.tally import ChunkTally
 
     if data is None:
         return None
@@ -387,7 +387,7 @@ def _tally_of(t, k: int, lo: int, hi: int, data: dict | None):
 
 
 def _chunk_metrics(t, k, lo, hi, resumed, elapsed) -> dict:
-    from experiments.tally import DIFF
+    from experiments.tournaments.tally import DIFF
 
     p = t.pairings[k]
     diff, half = p.tally.moments[0][DIFF].mean_ci()
@@ -435,9 +435,9 @@ def _cell(x) -> str:
 
 
 def _tournament_plots(run_dir: Path, t) -> None:
-    """The settling difference (at the prefix lengths of experiments.tally.CURVE_GRID and
+    """The settling difference (at the prefix lengths of experiments.tournaments.tally.CURVE_GRID and
     at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
-    from experiments.tally import DIFF, SAMPLE_ITEMS
+    from experiments.tournaments.tally import DIFF, SAMPLE_ITEMS
 
     plt = pyplot()
     (run_dir / "plots").mkdir(exist_ok=True)
@@ -482,8 +482,8 @@ def _tournament_plots(run_dir: Path, t) -> None:
 # rules studies
 # ---------------------------------------------------------------------------------------------
 def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
-    from experiments.config import study_of
-    from experiments.study import (StudyTally, effects_csv, format_table, play_study_chunk,
+    from experiments.runs.config import study_of
+    from experiments.tournaments.study import (StudyTally, effects_csv, format_table, play_study_chunk,
                                    study_plots, variants_csv)
 
     study = study_of(cfg)
@@ -550,7 +550,7 @@ def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -
 # simulations
 # ---------------------------------------------------------------------------------------------
 def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
-    from experiments.simulate import SimulationJob, play_simulation_chunk, summarize_stats
+    from experiments.runs.simulate import SimulationJob, play_simulation_chunk, summarize_stats
 
     rules = cfg.make_rules()
     whole = cfg.games is not None

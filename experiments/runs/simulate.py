@@ -19,14 +19,14 @@ from cardsim import games as game_contracts
 from cardsim.errors import InvalidConfigError
 from cardsim.records import RecordWriter
 from cardsim.table import Table
-from experiments.limits import check_count
-from experiments.files import check_output_file
-from experiments.games import seat_agents, seating_of
-from experiments.progress import progress_bar
+from experiments.runs.limits import check_count
+from experiments.runs.files import check_output_file
+from experiments.runs.seating import seat_agents, seating_of
+from experiments.runs.progress import progress_bar
 
 CHUNK = 1 << 18          # items per table call (progress granularity)
 # items per task with an executor: 1,000,000 Debertz deals in 16 tasks kept 2 Ray CPUs
-# within 5-11% of local threads (python -m experiments.bench_ray), where 4 tasks of CHUNK
+# within 5-11% of local threads (python -m experiments.bench.ray), where 4 tasks of CHUNK
 # left a CPU idle at the end; smaller tasks would cost the driver more merges on a cluster
 TASK_CHUNK = 1 << 16
 
@@ -49,7 +49,7 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
 
     ``first_item`` offsets the items (a run split in chunks plays items lo..hi-1 of the
     same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
-    (experiments.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
+    (experiments.runs.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
     elsewhere, e.g. on Ray; the summary is the same. An existing ``history_path`` is
     refused unless ``overwrite``.
 
@@ -131,7 +131,7 @@ def summarize_stats(game, stats, rules, seed, whole, seconds) -> dict:
 
 @dataclass(frozen=True)
 class SimulationJob:
-    """What every chunk of a simulation shares, wherever it is played (experiments.executor):
+    """What every chunk of a simulation shares, wherever it is played (experiments.runs.executor):
     a chunk task is the pair (lo, hi) of its items."""
 
     game: str

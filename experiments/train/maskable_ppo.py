@@ -5,8 +5,8 @@ engine's random policy (win rate over short games and mean recorded points per d
 random policy's own figures from the same seats as the baseline), the learning curve as a PNG
 and metrics as JSON lines in the run directory.
 
-    python experiments/train_maskable_ppo.py                      # small default budget
-    python experiments/train_maskable_ppo.py --timesteps 300000 --out runs/ppo_debertz
+    python experiments/train/maskable_ppo.py                      # small default budget
+    python experiments/train/maskable_ppo.py --timesteps 300000 --out runs/ppo_debertz
 
 Needs the ``rl`` extra (sb3-contrib, stable-baselines3, matplotlib).
 """

@@ -1,7 +1,7 @@
 """Speed of the search parts of both games: hidden-card samples per second and open-hand
 solve times, in positions of random play, on one core.
 
-    python -m experiments.bench_search [--game debertz|barbu|both] [--positions N]
+    python -m experiments.bench.search [--game debertz|barbu|both] [--positions N]
                                        [--samples K] [--nodes N]
 
 Prints one line per position kind: samples/s of ``sample_nb.draw_deal`` (one thread), and the

@@ -20,11 +20,11 @@
     executor: local                     # or ray: chunks as tasks on a Ray cluster
     ray: {address: auto, num_workers: 8}  # executor ray only; both keys optional
 
-Results do not depend on threads, executor or ray: only on what ``experiments.run.made_with``
+Results do not depend on threads, executor or ray: only on what ``experiments.runs.run.made_with``
 lists.
 
 Unknown or invalid keys are errors naming the file, the key and what is allowed; so are
-keys the kind does not read (``ONLY_FOR``) and counts beyond ``experiments.limits.MAX_ITEMS``.
+keys the kind does not read (``ONLY_FOR``) and counts beyond ``experiments.runs.limits.MAX_ITEMS``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
-from experiments.limits import MAX_THREADS, check_count
+from experiments.runs.limits import MAX_THREADS, check_count
 
 KINDS = ("simulate", "tournament", "study")
 
@@ -76,7 +76,7 @@ class ExperimentConfig:
 
     def with_ray(self, options: dict) -> "ExperimentConfig":
         """This config played on Ray, ``options`` (address, num_workers) over its own."""
-        from experiments.executor import check_ray_options
+        from experiments.runs.executor import check_ray_options
 
         return replace(self, executor="ray",
                        ray=check_ray_options({**(self.ray or {}), **options}))
@@ -166,13 +166,13 @@ def _validate(data: Any) -> ExperimentConfig:
     if cfg.kind == "study":
         _check_study(cfg)
     elif cfg.kind == "tournament":
-        from experiments.tournament import Tournament
+        from experiments.tournaments.tournament import Tournament
 
         # the tournament's own checks (agents, by_contract); building one plays nothing
         Tournament(cfg.game, rules, cfg.agents, cfg.deals, cfg.games, cfg.duplicate,
                    cfg.seed, cfg.by_contract)
     else:
-        from experiments.games import seat_agents
+        from experiments.runs.seating import seat_agents
 
         seat_agents(cfg.agents, cfg.game, rules)  # agents known, and as many as the seats
     return cfg
@@ -181,7 +181,7 @@ def _validate(data: Any) -> ExperimentConfig:
 def _check_study(cfg: ExperimentConfig) -> None:
     """A study's own keys: ``vary`` a mapping of conventions to lists of values, ``skill``
     two agents or false (default heuristic over random)."""
-    from experiments.study import DEFAULT_SKILL
+    from experiments.tournaments.study import DEFAULT_SKILL
 
     if not isinstance(cfg.vary, dict) or not cfg.vary:
         raise InvalidConfigError("config key 'vary' must map each varied convention to a "
@@ -195,15 +195,15 @@ def _check_study(cfg: ExperimentConfig) -> None:
 
 
 def study_of(cfg: ExperimentConfig):
-    """The ``experiments.study.Study`` a study config describes."""
-    from experiments.study import Study
+    """The ``experiments.tournaments.study.Study`` a study config describes."""
+    from experiments.tournaments.study import Study
 
     return Study(cfg.game, cfg.rules, cfg.vary, cfg.agents, cfg.skill or None, cfg.deals,
                  cfg.seed, games_count=cfg.games)
 
 
 def _check_executor(cfg: ExperimentConfig) -> None:
-    from experiments.executor import check_executor_keys, check_ray_options
+    from experiments.runs.executor import check_executor_keys, check_ray_options
 
     check_executor_keys(cfg.executor, cfg.ray)
     cfg.ray = check_ray_options(cfg.ray) or None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from agents.neural.zoo import card, model_names, retired
-from experiments.leaderboard import fmt_diff, fmt_us
+from experiments.tournaments.leaderboard import fmt_diff, fmt_us
 
 
 def describe_models() -> str:

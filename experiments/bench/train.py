@@ -1,4 +1,4 @@
-"""Training throughput end to end: ``python -m experiments.bench_train``.
+"""Training throughput end to end: ``python -m experiments.bench.train``.
 
 Runs iterations of a training config (default: configs/train/debertz_2p_dmc.yaml, the
 default network) in a temporary run directory, without evaluation, and prints per
@@ -26,7 +26,7 @@ def main(argv=None) -> None:
     (``--config``, ``--iterations``, ``--steps``, ``--threads``) and print its figures; nothing is
     kept (a temporary run directory). Needs torch."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--config", default=str(Path(__file__).resolve().parents[1] / "configs"
+    p.add_argument("--config", default=str(Path(__file__).resolve().parents[2] / "configs"
                                            / "train" / "debertz_2p_dmc.yaml"))
     p.add_argument("--iterations", type=int, default=4)
     p.add_argument("--steps", type=int, default=None, help="steps_per_iteration")

@@ -1,4 +1,4 @@
-"""What Ray costs against local threads: ``python -m experiments.bench_ray``.
+"""What Ray costs against local threads: ``python -m experiments.bench.ray``.
 
 Plays ``--deals`` Debertz deals (default rules) with the heuristic in every seat, locally with
 ``--cpus`` numba threads and as Ray tasks on a local Ray instance of ``--cpus`` CPUs, for each
@@ -34,7 +34,7 @@ def _empty_stats(num_stats, task, n_threads):
 def merge_rate(executor, num_stats: int, tasks: int, folder: Path | None) -> float:
     """Finished tasks the driver takes in per second (summing each chunk's statistics, and
     with ``folder`` writing each chunk's file atomically as a run does)."""
-    from experiments.files import atomic_save_npz
+    from experiments.runs.files import atomic_save_npz
 
     total = np.zeros(num_stats, dtype=np.int64)
     t0 = time.perf_counter()
@@ -51,8 +51,8 @@ _BREAKDOWN = """
 import json, sys, time
 t0 = time.perf_counter()
 from experiments.cli import make_rules
-from experiments.executor import RayExecutor
-from experiments.simulate import simulate
+from experiments.runs.executor import RayExecutor
+from experiments.runs.simulate import simulate
 ex = RayExecutor()
 summary = simulate("debertz", make_rules("debertz"), ["heuristic"], 1, hands=int(sys.argv[1]),
                    executor=ex, chunk=int(sys.argv[2]))
@@ -136,8 +136,8 @@ def main(argv=None) -> None:
 
     from cardsim import games
     from experiments.cli import make_rules
-    from experiments.executor import RayExecutor
-    from experiments.simulate import simulate
+    from experiments.runs.executor import RayExecutor
+    from experiments.runs.simulate import simulate
 
     rules = make_rules("debertz")
     num_stats = games.get("debertz").num_stats

@@ -1,4 +1,4 @@
-"""Compiled passes over one chunk's per-item results (experiments.tally): one loop, no
+"""Compiled passes over one chunk's per-item results (experiments.tournaments.tally): one loop, no
 temporary arrays. Each kernel compiles once for int64 values (counts of 1/scale, exact) and
 once for float64 values."""
 

@@ -1,0 +1,3 @@
+"""Playing a game with agents seated: the session the terminal and the browser table share
+(duplicate replays, deal results in words) and the values of a position (analysis).
+"""
