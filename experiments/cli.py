@@ -578,7 +578,7 @@ def _train(args, progress: bool, ray: dict | None) -> int:
 
 
 def _is_recipe(args) -> bool:
-    from experiments.train.config import read_yaml
+    from experiments.runs.schema import read_yaml
     from experiments.train.recipe import is_recipe
     from experiments.train.recipe_run import is_recipe_run
 
@@ -590,7 +590,7 @@ def _is_recipe(args) -> bool:
 def _say_plan(args, recipe: bool) -> None:
     """The lines saying what will run (stages, budgets, where it writes), printed before
     the seconds of loading torch and checking every stage."""
-    from experiments.train.config import read_yaml
+    from experiments.runs.schema import read_yaml
     from experiments.train.overrides import overridden_config
     from experiments.train.plan import config_plan_line, plan_lines
     from experiments.train.recipe_run import load_recipe

@@ -33,11 +33,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
 from experiments.runs.limits import MAX_THREADS, check_count
+from experiments.runs.schema import (check_choice, check_flag, check_int, check_keys, check_name,
+                                     check_rules, in_file, read_yaml)
 
 KINDS = ("simulate", "tournament", "study")
 
@@ -97,43 +97,19 @@ ONLY_FOR = {"history": ("simulate",), "duplicate": ("tournament",),
             "by_contract": ("tournament",), "per_deal": ("tournament", "study"),
             "decision_cost": ("tournament",), "vary": ("study",), "skill": ("study",)}
 
-def _check_int(key, value, low=1, high=None):
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
-            high is not None and value > high):
-        rng = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
-        raise InvalidConfigError(f"config key {key!r} has invalid value {value!r}; allowed: {rng}")
-
-
 def config_from_dict(data: Any, where: str = "config") -> ExperimentConfig:
     """Validate a config mapping; every error names the file (``where``) and the key.
     Everything a run needs is checked here, so a run directory is only made for a config
     that can run."""
-    try:
+    with in_file(where):
         return _validate(data)
-    except InvalidConfigError as e:
-        raise InvalidConfigError(f"{where}: {e}") from None
 
 
 def _validate(data: Any) -> ExperimentConfig:
-    if not isinstance(data, dict):
-        raise InvalidConfigError("an experiment config must be a mapping of keys")
-    unknown = [k for k in data if k not in ALLOWED]
-    if unknown:
-        raise InvalidConfigError(f"unknown config key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(ALLOWED)}")
-    for key in ("name", "kind", "game"):
-        if key not in data:
-            raise InvalidConfigError(f"missing config key {key!r}")
-    if not isinstance(data["name"], str) or not data["name"].strip() or any(
-            c in data["name"] for c in "/\\"):
-        raise InvalidConfigError(f"config key 'name' must be a non-empty name without "
-                                 f"slashes, got {data['name']!r}")
-    if data["kind"] not in KINDS:
-        raise InvalidConfigError(f"config key 'kind' has invalid value {data['kind']!r}; "
-                                 f"allowed: {', '.join(KINDS)}")
-    if data["game"] not in GAMES:
-        raise InvalidConfigError(f"config key 'game' has invalid value {data['game']!r}; "
-                                 f"allowed: {', '.join(GAMES)}")
+    check_keys(data, ALLOWED, ("name", "kind", "game"), "an experiment config")
+    check_name(data["name"])
+    check_choice("kind", data["kind"], KINDS)
+    check_choice("game", data["game"], GAMES)
     defaults = ExperimentConfig(name="", kind="", game="")
     for key, kinds in ONLY_FOR.items():
         if key in data and data["kind"] not in kinds and data[key] != getattr(defaults, key):
@@ -142,8 +118,7 @@ def _validate(data: Any) -> ExperimentConfig:
     if data["kind"] == "study" and "agents" not in data:
         data = {**data, "agents": ["heuristic"]}
     cfg = ExperimentConfig(**data)
-    if not isinstance(cfg.rules, dict):
-        raise InvalidConfigError("config key 'rules' must be a mapping of conventions")
+    check_rules(cfg.rules)
     if isinstance(cfg.agents, str):
         cfg.agents = [cfg.agents]
     if not isinstance(cfg.agents, list) or not cfg.agents:
@@ -155,13 +130,12 @@ def _validate(data: Any) -> ExperimentConfig:
     for key in ("deals", "games"):
         if getattr(cfg, key) is not None:
             check_count(f"config key {key!r}", getattr(cfg, key), cfg.kind)
-    _check_int("seed", cfg.seed, 0, 2**63 - 1)
-    _check_int("threads", cfg.threads, 1, MAX_THREADS)
-    _check_int("chunk", cfg.chunk)
+    check_int("seed", cfg.seed, 0, 2**63 - 1)
+    check_int("threads", cfg.threads, 1, MAX_THREADS)
+    check_int("chunk", cfg.chunk)
     _check_executor(cfg)
     for key in ("duplicate", "by_contract", "history", "per_deal", "decision_cost"):
-        if not isinstance(getattr(cfg, key), bool):
-            raise InvalidConfigError(f"config key {key!r} must be true or false")
+        check_flag(key, getattr(cfg, key))
     rules = cfg.make_rules()
     if cfg.kind == "study":
         _check_study(cfg)
@@ -209,23 +183,7 @@ def _check_executor(cfg: ExperimentConfig) -> None:
     cfg.ray = check_ray_options(cfg.ray) or None
 
 
-def yaml_problem(e: yaml.YAMLError) -> str:
-    """A YAML error in one line: what is wrong and where."""
-    mark = getattr(e, "problem_mark", None)
-    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-    return f"{getattr(e, 'problem', None) or ' '.join(str(e).split())}{where}"
-
-
 def load_config(path: str | Path) -> ExperimentConfig:
     """The validated ``ExperimentConfig`` of the YAML file ``path``. Raises ``InvalidConfigError``
     naming the file when it cannot be read, is not valid YAML, or has an unknown or invalid key."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidConfigError(f"cannot read config {path}: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
-    return config_from_dict(data, where=str(path))
+    return config_from_dict(read_yaml(path), where=str(path))

@@ -46,7 +46,8 @@ import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import get as games_contract
-from experiments.runs.config import ExperimentConfig, config_from_dict, load_config, yaml_problem
+from experiments.runs.config import ExperimentConfig, config_from_dict, load_config
+from experiments.runs.schema import yaml_problem
 from experiments.runs.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
                                atomic_write_text, dumps_json, json_ready)
 from experiments.runs.plots import pyplot, save_png

@@ -31,14 +31,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from cardsim.errors import InvalidConfigError
 from cardsim.games import GAMES
-from experiments.runs.config import yaml_problem
+from experiments.runs.schema import (check_choice, check_int, check_keys, check_name, check_rules,
+                                     check_share, in_file, read_yaml)
 
 # each algorithm: its learner (module, class) and its arguments dataclass
 # (experiments.train.arguments, read without loading torch)
@@ -116,14 +114,6 @@ def args_class(algorithm: str):
     return getattr(arguments, ALGORITHMS[algorithm][2])
 
 
-def _check_int(key, value, low=1, high=None):
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
-            high is not None and value > high):
-        rng = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
-        raise InvalidConfigError(f"config key {key!r} has invalid value {value!r}; "
-                                 f"allowed: {rng}")
-
-
 def _check_args(algorithm: str, args: Any) -> dict:
     """``args`` checked against the algorithm's dataclass: known keys, values of its types."""
     if not isinstance(args, dict):
@@ -156,52 +146,27 @@ def config_from_dict(data: Any, where: str = "config", check_init: bool = True) 
     ``where`` (the file) and the key for an unknown key or an invalid value. ``check_init``
     False leaves ``init`` unloaded (a stage of a recipe, whose start is an earlier stage's
     result)."""
-    try:
+    with in_file(where):
         return _validate(data, check_init)
-    except InvalidConfigError as e:
-        raise InvalidConfigError(f"{where}: {e}") from None
 
 
 def _validate(data: Any, check_init: bool = True) -> TrainConfig:
-    if not isinstance(data, dict):
-        raise InvalidConfigError("a training config must be a mapping of keys")
-    allowed = [f.name for f in dataclasses.fields(TrainConfig)]
-    unknown = [k for k in data if k not in allowed]
-    if unknown:
-        raise InvalidConfigError(f"unknown config key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(allowed)}")
-    for key in ("name", "game", "algorithm"):
-        if key not in data:
-            raise InvalidConfigError(f"missing config key {key!r}")
+    check_keys(data, [f.name for f in dataclasses.fields(TrainConfig)],
+               ("name", "game", "algorithm"), "a training config")
     cfg = TrainConfig(**data)
-    if not isinstance(cfg.name, str) or not cfg.name.strip() or any(c in cfg.name
-                                                                     for c in "/\\"):
-        raise InvalidConfigError(f"config key 'name' must be a non-empty name without "
-                                 f"slashes, got {cfg.name!r}")
-    if cfg.game not in GAMES:
-        raise InvalidConfigError(f"config key 'game' has invalid value {cfg.game!r}; "
-                                 f"allowed: {', '.join(GAMES)}")
-    if cfg.algorithm not in ALGORITHMS:
-        raise InvalidConfigError(f"config key 'algorithm' has invalid value "
-                                 f"{cfg.algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
-    if cfg.device not in DEVICES:
-        raise InvalidConfigError(f"config key 'device' has invalid value {cfg.device!r}; "
-                                 f"allowed: {', '.join(DEVICES)}")
-    if not isinstance(cfg.rules, dict):
-        raise InvalidConfigError("config key 'rules' must be a mapping of conventions")
-    _check_int("seed", cfg.seed, 0, 2**63 - 1)
+    check_name(cfg.name)
+    check_choice("game", cfg.game, GAMES)
+    check_choice("algorithm", cfg.algorithm, ALGORITHMS)
+    check_choice("device", cfg.device, DEVICES)
+    check_rules(cfg.rules)
+    check_int("seed", cfg.seed, 0, 2**63 - 1)
     for key in ("torch_threads", "numba_threads"):
-        _check_int(key, getattr(cfg, key), 1, 256)
-    _check_int("num_games", cfg.num_games, 1, 1 << 20)
-    _check_int("steps_per_iteration", cfg.steps_per_iteration, 1)
-    _check_int("iterations", cfg.iterations, 1)
-    _check_int("eval_every", cfg.eval_every, 0)
-    _check_int("eval_deals", cfg.eval_deals, 1)
-    _check_int("patience", cfg.patience, 0)
-    if (isinstance(cfg.pool_share, bool) or not isinstance(cfg.pool_share, (int, float))
-            or not 0 <= cfg.pool_share <= 1):
-        raise InvalidConfigError(f"config key 'pool_share' has invalid value "
-                                 f"{cfg.pool_share!r}; allowed: a number in [0, 1]")
+        check_int(key, getattr(cfg, key), 1, 256)
+    check_int("num_games", cfg.num_games, 1, 1 << 20)
+    for key, low in (("steps_per_iteration", 1), ("iterations", 1), ("eval_every", 0),
+                     ("eval_deals", 1), ("patience", 0)):
+        check_int(key, getattr(cfg, key), low)
+    check_share("pool_share", cfg.pool_share)
     if (not isinstance(cfg.hidden, list) or not cfg.hidden
             or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in cfg.hidden)):
         raise InvalidConfigError(f"config key 'hidden' must be a non-empty list of positive "
@@ -303,19 +268,6 @@ def _check_executor(cfg: TrainConfig) -> None:
                                  f"{cfg.algorithm} {why} and trains locally (allowed with "
                                  f"ray: dmc)")
     cfg.ray = check_ray_options(cfg.ray, counts=RAY_TRAIN_KEYS) or None
-
-
-def read_yaml(path: Path) -> Any:
-    """The parsed content of the YAML file ``path``. Raises ``InvalidConfigError`` when the file
-    cannot be read or is not valid YAML."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidConfigError(f"cannot read config {path}: {e.strerror}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise InvalidConfigError(f"{path}: not valid YAML ({yaml_problem(e)})") from None
 
 
 def load_config(path, check_init: bool = True) -> TrainConfig:

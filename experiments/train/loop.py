@@ -53,7 +53,8 @@ from experiments.runs.files import atomic_write_bytes, atomic_write_text, dumps_
 from experiments.runs.plots import pyplot, save_png
 from experiments.runs.progress import progress_bar
 from experiments.runs.rundir import check_out_parent, config_to_resume, create_run_dir, run_meta
-from experiments.train.config import TrainConfig, config_from_dict, read_yaml
+from experiments.runs.schema import read_yaml
+from experiments.train.config import TrainConfig, config_from_dict
 
 
 def start_training(config_path, out_parent="runs", progress: bool = False,

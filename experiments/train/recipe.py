@@ -132,7 +132,7 @@ def _stage(raw, k: int, where: str) -> dict:
         if path is None:
             raise InvalidConfigError(f"{here}: config {config!r} is not a file (read from the "
                                      f"recipe's folder or a folder above it)")
-        from experiments.train.config import read_yaml
+        from experiments.runs.schema import read_yaml
 
         body, source = read_yaml(path), config
     elif isinstance(config, dict):
