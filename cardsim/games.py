@@ -224,7 +224,8 @@ class Game:
 
     @property
     def measures(self) -> ModuleType:
-        """Measures for rules studies (experiments.tournaments.study): per deal ``measure_specs(rules)``
+        """Measures for rules studies (experiments.tournaments.study): per deal
+        ``measure_specs(rules)``
         and ``deal_measures(S, stats, rules)``, per whole game ``game_measure_specs`` and
         ``game_measures``."""
         return self._module("measures")

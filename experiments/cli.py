@@ -177,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     _ray_arg(tour)
     tour.add_argument("--json", action="store_true")
     tour.add_argument("--per-deal", metavar="FILE.npy",
-                      help="write every deal's result to a NumPy file (experiments.tournaments.per_deal)")
+                      help="write every deal's result to a NumPy file "
+                           "(experiments.tournaments.per_deal)")
     _force_arg(tour, "--per-deal")
 
     study = sub.add_parser("study", help="what house rules change: the same deals under "

@@ -1,4 +1,5 @@
-"""Per-deal measures of finished Debertz deals, for rules studies (``experiments.tournaments.study``).
+"""Per-deal measures of finished Debertz deals, for rules studies
+(``experiments.tournaments.study``).
 
 ``measure_specs(rules)`` names the measures a table of these rules has; ``deal_measures``
 reads them from the end state rows of deals played one per item (hands mode: each deal a

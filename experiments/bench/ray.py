@@ -115,7 +115,8 @@ def main(argv=None) -> None:
     """Run the Ray benchmark of the module docstring with the options of ``argv`` (``--deals``,
     ``--chunks``, ``--repeats``, ``--cpus``, ``--merge-tasks``) on a local Ray instance and print
     its figures. Needs the ``ray`` extra."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m experiments.bench.ray",
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=1_000_000)
     p.add_argument("--chunks", type=int, nargs="+", default=[262_144, 131_072, 65_536, 16_384])
     p.add_argument("--repeats", type=int, default=3)

@@ -168,7 +168,8 @@ def barbu_main(args):
 def main(argv=None):
     """Run the benchmark of the module docstring for ``--game`` (options from ``argv``) and print
     one line per kind of position."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m experiments.bench.search",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=("debertz", "barbu", "both"), default="both")
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--samples", type=int, default=2000, help="samples per position")

@@ -67,7 +67,8 @@ def bench(game: str, deals: int, batch: int, threads: int) -> dict:
 def main(argv=None) -> None:
     """Run ``bench`` for every game with the options of ``argv`` (``--deals``, ``--batch``,
     ``--threads``) and print each result and the load average before and after."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m experiments.bench.table",
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=100_000)
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--threads", type=int, default=2)

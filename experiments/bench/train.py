@@ -25,7 +25,8 @@ def main(argv=None) -> None:
     """Run the training benchmark of the module docstring with the options of ``argv``
     (``--config``, ``--iterations``, ``--steps``, ``--threads``) and print its figures; nothing is
     kept (a temporary run directory). Needs torch."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m experiments.bench.train",
+                                description=__doc__.splitlines()[0])
     p.add_argument("--config", default=str(Path(__file__).resolve().parents[2] / "configs"
                                            / "train" / "debertz_2p_dmc.yaml"))
     p.add_argument("--iterations", type=int, default=4)

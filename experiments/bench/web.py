@@ -160,7 +160,8 @@ def page_load(runs: str) -> dict | None:
 
 def main() -> None:
     """Print the figures the command-line options ask for."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m experiments.bench.web",
+                                description=__doc__.splitlines()[0])
     p.add_argument("--clicks", type=int, default=30)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--skip-barbu", action="store_true")

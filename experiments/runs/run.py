@@ -21,8 +21,8 @@ The run directory (``runs/<name>-<time>/`` by default) holds:
                      decision (tournaments); mean points per side (simulations)
     history/         hand records per chunk (simulations with history: true)
 
-A study (``kind: study``, experiments.tournaments.study) keeps per chunk its sums per variant and measure
-(``chunks/items-LO-HI.npz``), writes ``effects.csv`` (the paired differences, ranked),
+A study (``kind: study``, experiments.tournaments.study) keeps per chunk its sums per variant and
+measure (``chunks/items-LO-HI.npz``), writes ``effects.csv`` (the paired differences, ranked),
 ``results.csv`` (every variant's means), a plot per measure and ``plots/effects.png``.
 
 ``cardsim run --resume DIR`` plays only the chunks that are missing (or damaged); finished
@@ -300,7 +300,8 @@ def _run_tournament(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
     return json_ready(result)
 
 
-# timings per agent, taken in turns, each agent keeping its median (experiments.tournaments.decision_cost)
+# timings per agent, taken in turns, each agent keeping its median
+# (experiments.tournaments.decision_cost)
 COST_ROUNDS = 3
 
 
@@ -436,8 +437,8 @@ def _cell(x) -> str:
 
 
 def _tournament_plots(run_dir: Path, t) -> None:
-    """The settling difference (at the prefix lengths of experiments.tournaments.tally.CURVE_GRID and
-    at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
+    """The settling difference (at the prefix lengths of experiments.tournaments.tally.CURVE_GRID
+    and at the end) and the score distributions (the first SAMPLE_ITEMS items of each pairing)."""
     from experiments.tournaments.tally import DIFF, SAMPLE_ITEMS
 
     plt = pyplot()
@@ -484,7 +485,8 @@ def _tournament_plots(run_dir: Path, t) -> None:
 # ---------------------------------------------------------------------------------------------
 def _run_study(run_dir: Path, cfg: ExperimentConfig, progress: bool, executor) -> dict:
     from experiments.runs.config import study_of
-    from experiments.tournaments.study import (StudyTally, effects_csv, format_table, play_study_chunk,
+    from experiments.tournaments.study import (StudyTally, effects_csv, format_table,
+                                               play_study_chunk,
                                    study_plots, variants_csv)
 
     study = study_of(cfg)

@@ -49,7 +49,8 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
 
     ``first_item`` offsets the items (a run split in chunks plays items lo..hi-1 of the
     same run); ``stats_out``, if given, receives the raw statistics array. ``executor``
-    (experiments.runs.executor) plays the items in chunks of ``chunk`` items (default ``TASK_CHUNK``)
+    (experiments.runs.executor) plays the items in chunks of ``chunk`` items (default
+    ``TASK_CHUNK``)
     elsewhere, e.g. on Ray; the summary is the same. An existing ``history_path`` is
     refused unless ``overwrite``.
 

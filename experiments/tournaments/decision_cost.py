@@ -6,8 +6,8 @@
 
 The positions are every decision with two or more legal actions of ``--deals`` deals of
 random play (bids or contracts, doubles, the swap, card play at every trick:
-``experiments.tournaments.strength_cost.decision_positions``). A compiled agent decides them one at a
-time, as the table calls its policy. A Python agent (a network, ``pimc:beliefs=``) is timed
+``experiments.tournaments.strength_cost.decision_positions``). A compiled agent decides them
+one at a time, as the table calls its policy. A Python agent (a network, ``pimc:beliefs=``) is timed
 twice: one position per call (its latency for a single game, observation included) and all
 the positions in one call (what a decision costs in a tournament, where the table asks it
 for many games at once); it gets the observations with their engine rows, as at the table.
@@ -147,7 +147,8 @@ def main(argv=None) -> None:
     """Time each agent of ``--agents`` over the positions of ``--deals`` deals (options from
     ``argv``) and print microseconds per decision, one line per agent (a JSON list with
     ``--json``)."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m experiments.tournaments.decision_cost",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=games.GAMES[0], choices=games.GAMES)
     ap.add_argument("--players", type=int, help="a game with several table sizes: the seats")
     ap.add_argument("--teams", action="store_true", help="2 against 2, where the game has teams")

@@ -111,7 +111,8 @@ def ladder_data(run_dir) -> dict:
 def _cost_fields(measured: dict | None, in_play: float | None) -> dict:
     """An agent's cost as kept: ``us_per_decision``, CPU µs a decision as a tournament asks
     for it (a compiled agent one position at a time, a Python agent a batch of games in one
-    call), measured on fixed positions where the run measured them (experiments.tournaments.decision_cost),
+    call), measured on fixed positions where the run measured them
+    (experiments.tournaments.decision_cost),
     else as timed in play; ``us_one_call``, a Python agent's µs for one position a call (what
     one game waits for), None for a compiled agent."""
     if not measured:
@@ -123,8 +124,9 @@ def _cost_fields(measured: dict | None, in_play: float | None) -> dict:
 
 def refresh_cost(table: str, rounds: int = 5) -> Path:
     """Measure the cost of every agent of a table's kept ladder again, on this machine, the
-    agents timed in turns ``rounds`` times (experiments.tournaments.decision_cost), and keep it with its
-    date, commit and machine; the strength figures are left as the ladder measured them."""
+    agents timed in turns ``rounds`` times (experiments.tournaments.decision_cost), and keep it
+    with its date, commit and machine; the strength figures are left as the ladder measured
+    them."""
     from cardsim.errors import InvalidConfigError
     from experiments.tournaments.decision_cost import measure
     from experiments.runs.files import atomic_write_text, json_ready

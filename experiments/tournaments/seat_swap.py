@@ -4,7 +4,8 @@ a table of another, against that other agent in the same seat, on the same deals
     python -m experiments.tournaments.seat_swap --contract trumps \\
         --agent neural:checkpoint=barbu --base heuristic \\
         [--phases play] [--tricks 10 13] [--deals 100] [--seed 7000] [--json]
-    python -m experiments.tournaments.seat_swap --agent pimc --base heuristic --phases contract double
+    python -m experiments.tournaments.seat_swap --agent pimc --base heuristic \
+        --phases contract double
     python -m experiments.tournaments.seat_swap --game debertz --players 3 \\
         --agent pimc:samples=8,nodes=20000 --base neural:checkpoint=debertz-3p \\
         [--phases play] [--tricks 1 3] [--deals 100] [--seed 7000] [--json]

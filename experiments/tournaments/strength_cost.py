@@ -89,7 +89,8 @@ def main(argv=None):
     """Measure strength against cost for each K of ``--samples`` (module docstring; options from
     ``argv``): time each pimc agent, play it against the heuristic, and write ``results.json``
     (after each K) and ``strength_cost.png`` to a new run directory under ``--out``."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m experiments.tournaments.strength_cost",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=games.GAMES[0], choices=games.GAMES)
     ap.add_argument("--players", type=int, help="a game with several table sizes: the seats")
     ap.add_argument("--teams", action="store_true", help="2 against 2, where the game has teams")

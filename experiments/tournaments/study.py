@@ -7,16 +7,16 @@ the same agents sit in the same seats. Per deal and variant it reads the game's 
 measures (``cardsim.<game>.measures``: points per seat from the dealer or declarer, bid and
 contract outcomes, how often each meld, bella, capot or double happens, the margin between the
 top two sides) and, unless ``skill`` is off, the margin of a stronger over a weaker agent on
-duplicate deals (``experiments.tournaments.tournament``'s seating patterns), each variant on the same
-deals again.
+duplicate deals (``experiments.tournaments.tournament``'s seating patterns), each variant on the
+same deals again.
 
 Every difference between a variant and the baseline (the first value of every varied
 convention) is paired by deal, so its 95% interval excludes the luck of the cards. Like a
 tournament, a study keeps no per-deal values (unless ``per_deal``): per chunk of deals it
 keeps, for every variant and measure, the count, sum and sum of squares of the values and of
 their paired differences, as integers (each measure is a whole multiple of its own ``1 /
-scale``), merged as exact rationals (``experiments.tournaments.stats.Moments``), so the result does not
-depend on chunking, threads or resuming.
+scale``), merged as exact rationals (``experiments.tournaments.stats.Moments``), so the result does
+not depend on chunking, threads or resuming.
 
 Deals are played one per item (hands mode): each Debertz deal is the first of a fresh game
 (its dealer drawn), each Barbu deal a deal of a match with its declarer's earlier contracts

@@ -39,7 +39,8 @@ from experiments.runs.files import atomic_write_json, check_output_file
 from experiments.tournaments.per_deal import PerDealWriter, per_deal_config_path, per_deal_rows
 from experiments.runs.progress import progress_bar
 from experiments.tournaments.stats import Moments
-from experiments.tournaments.tally import A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally, points_scale
+from experiments.tournaments.tally import (A, B, DIFF, SAMPLE_ITEMS, ChunkTally, PairingTally,
+                                           points_scale)
 
 TIMES = ("us_per_decision",)       # per agent: measured anew by every run
 RATING_GAMES_PER_PAIRING = 10_000  # outcomes fed to the rating per pairing (first ones)
@@ -164,8 +165,8 @@ class Tournament:
     def run(self, n_threads: int = 1, progress: bool = False, per_deal=None,
             executor=None, overwrite: bool = False) -> dict:
         """Play every chunk and return the result; ``per_deal``: a path for the per-deal
-        rows (experiments.tournaments.per_deal), streamed as chunks finish, and beside it, when every
-        agent was given by a spec, the tournament's config (``per_deal_config_path``: what
+        rows (experiments.tournaments.per_deal), streamed as chunks finish, and beside it, when
+        every agent was given by a spec, the tournament's config (``per_deal_config_path``: what
         plays its deals again); ``executor``: where the
         chunks are played (experiments.runs.executor; default here, with ``n_threads``). An
         existing ``per_deal`` file is refused unless ``overwrite``."""
@@ -364,8 +365,8 @@ def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=
                by_contract: bool = False, per_deal=None, executor=None,
                overwrite: bool = False) -> dict:
     """Play a tournament and return its result (see Tournament.result); ``per_deal``: a
-    path where the per-deal rows are written (experiments.tournaments.per_deal), an existing one only
-    with ``overwrite``; ``executor``: where the chunks are played (experiments.runs.executor;
+    path where the per-deal rows are written (experiments.tournaments.per_deal), an existing one
+    only with ``overwrite``; ``executor``: where the chunks are played (experiments.runs.executor;
     default here, with ``n_threads``).
 
     Args:

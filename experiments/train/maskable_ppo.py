@@ -46,7 +46,8 @@ class Args:
 
 def parse_args() -> Args:
     """``Args`` from the command line: one option per field, of the field's type and default."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m experiments.train.maskable_ppo",
+                                description=__doc__.split("\n\n")[0])
     for f in fields(Args):
         p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
     return Args(**vars(p.parse_args()))

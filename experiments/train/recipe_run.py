@@ -36,7 +36,8 @@ from pathlib import Path
 
 from cardsim.errors import InvalidConfigError
 from experiments.runs.files import atomic_write_bytes, atomic_write_json
-from experiments.runs.rundir import check_out_parent, create_run_dir, make_run_dir, run_meta, working
+from experiments.runs.rundir import (check_out_parent, create_run_dir, make_run_dir, run_meta,
+                                     working)
 from experiments.runs.schema import read_yaml
 from experiments.train.recipe import (check_recipe, is_recipe, recipe_yaml, read_resolved,
                                       resolve_recipe, stage_configs)

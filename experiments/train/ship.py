@@ -18,7 +18,8 @@ and summary). It writes into ``agents/neural/models/`` (``agents.neural.zoo``):
 
 The checkpoint is loaded and checked before anything is written, and each file is written
 atomically. A name already in the zoo is refused (its files are kept) unless ``--force``.
-The card's ``evaluation`` comes from the ladders (``python -m experiments.tournaments.leaderboard``).
+The card's ``evaluation`` comes from the ladders (``python -m
+experiments.tournaments.leaderboard``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where two agents of a tournament differed most: the deals of a per-deal file
-(experiments.tournaments.per_deal) ranked by the size of the difference, and both plays of one duplicate
-deal replayed into hand records.
+(experiments.tournaments.per_deal) ranked by the size of the difference, and both plays of one
+duplicate deal replayed into hand records.
 
 A per-deal file holds points, not plays. The plays of item ``i`` are made again by playing
 that one item with the tournament's agents, seed and rules on every seating pattern of the

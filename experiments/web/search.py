@@ -119,7 +119,8 @@ def duplicate_deals_in_worker(game: str, rules, seed: int, item: int, actions: l
 def duplicate_game_in_worker(game: str, rules, seed: int, item: int, actions: list,
                              specs: list, seat: int) -> dict:
     """In a worker: the whole game played again with the agents of ``specs``
-    (experiments.play.session.duplicate_game), as ``seat``'s side stands at its end (game_result)."""
+    (experiments.play.session.duplicate_game), as ``seat``'s side stands at its end
+    (game_result)."""
     from experiments.play.session import duplicate_game, game_result
 
     session, agents = _duplicate_setup(game, rules, seed, item, actions, specs)

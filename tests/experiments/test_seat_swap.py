@@ -1,5 +1,5 @@
-"""experiments.tournaments.seat_swap: one seat's decisions by another agent, paired by deal and seat,
-in Barbu and in Debertz."""
+"""experiments.tournaments.seat_swap: one seat's decisions by another agent, paired by deal and
+seat, in Barbu and in Debertz."""
 
 import pytest
 

@@ -1,5 +1,6 @@
-"""experiments.tournaments.strength_cost: one row per K with the tournament's difference and the time per
-decision, for both games (Barbu by contract), a plot, and bad options refused before any run."""
+"""experiments.tournaments.strength_cost: one row per K with the tournament's difference and the
+time per decision, for both games (Barbu by contract), a plot, and bad options refused before
+any run."""
 
 import json
 

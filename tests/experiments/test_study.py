@@ -1,5 +1,5 @@
-"""Rules studies (experiments.tournaments.study, ``cardsim study``, ``kind: study`` runs): the same deals
-under every variant, paired differences, exact statistics, resume, one-line errors."""
+"""Rules studies (experiments.tournaments.study, ``cardsim study``, ``kind: study`` runs): the same
+deals under every variant, paired differences, exact statistics, resume, one-line errors."""
 
 import json
 from pathlib import Path

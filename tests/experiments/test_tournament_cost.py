@@ -14,7 +14,8 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.debertz.rules import DebertzRules
 from experiments.cli import main
 from experiments.runs.run import start_run
-from experiments.tournaments.tournament import Tournament, format_table, play_chunk_tally, tournament
+from experiments.tournaments.tournament import (Tournament, format_table, play_chunk_tally,
+                                                tournament)
 from tests.experiments.untimed import untimed
 
 
