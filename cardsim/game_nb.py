@@ -113,19 +113,21 @@ def face(fn):
     return overload(fn, inline="always")
 
 
-def game_piece(module: str, name: str, params: str, doc: str = ""):
+def game_piece(module: str, name: str, params: str, doc: str = "", default=None):
     """A function ``name(game, <params>)`` that calls function ``name(<params>)`` of the
     game's module ``module`` (``"{game}"`` in it is filled in with the game's name): as plain
     Python (NUMBA_DISABLE_JIT) and in compiled code, where the game's function is picked while
     typing and inlined as a direct call. This is how code written once over the game tag
     (searches, samplers) reaches each game's own pieces; ``params`` are the argument names,
-    e.g. ``"st, R"``.
+    e.g. ``"st, R"``. A piece a game may leave out has a ``default`` (a compiled function of
+    ``params``), which serves a game whose module has no ``name``.
 
     The faces below are written out by hand; generated pieces serve the search layers, whose
     pieces are many and differ only in their names and arguments."""
 
     def game_function(game):
-        return getattr(importlib.import_module(module.format(game=_name(game))), name)
+        pieces = importlib.import_module(module.format(game=_name(game)))
+        return getattr(pieces, name) if default is None else getattr(pieces, name, default)
 
     namespace = {"game_function": game_function}
     params = params.strip()

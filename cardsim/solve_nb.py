@@ -45,6 +45,13 @@ from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_gene
                                       tt_matches, tt_save, tt_slot)
 
 PIECES = "cardsim.{game}.solve_nb"
+
+
+@njit(cache=True, inline="always")
+def always_zero_window(pos):
+    """``zero_window_tests``' default: no limit (-1)."""
+    return -1
+
 count_node = game_piece(PIECES, "count_node", "pos")
 trick_len = game_piece(PIECES, "trick_len", "pos")
 settle_boundary = game_piece(PIECES, "settle_boundary", "pos, alpha, beta")
@@ -69,6 +76,7 @@ play_scored = game_piece(PIECES, "play_scored", "pos, seat, card")
 maxn_root_value = game_piece(PIECES, "maxn_root_value", "pos, scores, winner, points")
 unplay_scored = game_piece(PIECES, "unplay_scored", "pos, winner, points")
 value_merged = game_piece(PIECES, "value_merged", "pos, legal, searched, values")
+zero_window_tests = game_piece(PIECES, "zero_window_tests", "pos", default=always_zero_window)
 
 
 # Without reference counting (cardsim.jit): ``search`` allocates nothing, and with it every
@@ -152,22 +160,33 @@ def exact_value(game, pos, tt, guess):
     ``value >= beta?`` prunes far more than one wide-window search, and the transposition
     table carries what earlier tests learned. Starts at ``guess`` and bisects once the
     guesses creep. Where the game says so, a budgeted solve searches one wide window instead
-    (each zero-window test would meet the budget's static values anew). (One call site of
+    (each zero-window test would meet the budget's static values anew), and after
+    ``zero_window_tests`` tests (a game's optional piece; -1, the default: no limit) one
+    search in the window between the bounds found ends it (fail-soft bounds often creep
+    towards the value from one side, a test at a time). (One call site of
     ``search``: numba's cache cannot link a recursive function called from two places of one
     caller.)"""
     wide = wide_with_budget(game, pos)
+    limit = zero_window_tests(game, pos)
     lo = -INF
     hi = INF
     g = guess
     tests = 0
     while lo < hi:
         if wide:
+            alpha = -INF
             beta = INF
+        elif tests == limit:  # one window search over what is left between the bounds
+            alpha = lo - 1
+            beta = hi + 1
+            wide = True
         elif tests < 3 or hi - lo > 1 << 18:
             beta = g + 1 if g == lo else g
+            alpha = beta - 1
         else:
             beta = lo + (hi - lo + 1) // 2
-        v = search(game, pos, tt, -INF if wide else beta - 1, beta)
+            alpha = beta - 1
+        v = search(game, pos, tt, alpha, beta)
         if wide:
             return v
         if v < beta:
