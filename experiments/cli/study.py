@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardsim.games import GAMES
-from experiments.cli.options import ArgumentError, count_of, seed_arg, threads_arg
+from experiments.cli.options import ArgumentError, count_of, make_rules, seed_arg, threads_arg
 from experiments.runs.files import dumps_json
 
 
