@@ -43,7 +43,19 @@ def _time_a_short_decision(timer, cost, agent):
 
 
 def test_an_agent_is_timed_on_cpu_time_while_its_long_samples_are_frequent():
+    # real clocks: a short decision preempted on a busy host reads long, so the scenario
+    # gets three tries; broken logic fails all three
     _time_a_short_decision(C.new_timer(1), C.empty_cost(1), 0)  # compiled before timing
+    for attempt in range(3):
+        try:
+            _cpu_time_scenario()
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
+def _cpu_time_scenario():
     timer = C.new_timer(2)
     cost = C.empty_cost(2)
     assert not C.on_cpu_clock(timer, 0) and not C.on_cpu_clock(timer, 1)
