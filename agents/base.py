@@ -15,12 +15,14 @@ cards played, the trick, the turn-up and where it went, bids, voids shown, score
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
 
+from cardsim import games
 from cardsim.errors import InvalidConfigError
-from cardsim.games import GAMES
+from cardsim.games import GAMES, Game
 from cardsim.policy_nb import RANDOM_POLICIES, PolicySet
 from cardsim.rules import parse_switch
 
@@ -51,6 +53,19 @@ class Option:
         return value in (0, 1) if self.switch else self.low <= value <= self.high
 
 
+def option_slot(options: dict[str, Option], name: str) -> int:
+    """The entry of option ``name`` in the parameter vector of an agent declaring ``options``
+    (``CompiledAgent.params``: declaration order): what its kernels' slot constants hold.
+    KeyError where it declares no such option, ValueError where the vector has no room."""
+    if name not in options:
+        raise KeyError(f"no option {name!r} among {', '.join(options)}")
+    slot = list(options).index(name)
+    if slot >= PARAMS_WIDTH:
+        raise ValueError(f"option {name!r} is number {slot + 1} of {len(options)}; the "
+                         f"parameter vector holds {PARAMS_WIDTH}")
+    return slot
+
+
 class Agent:
     """Base of every agent: a name, a game, ``reset`` and ``act``."""
 
@@ -59,6 +74,11 @@ class Agent:
 
     def __init__(self, game: str):
         self.game = game
+
+    @cached_property
+    def kit(self) -> Game:
+        """The ``Game`` of ``self.game`` (its facts and parts), resolved once per agent."""
+        return games.get(self.game)
 
     def reset(self, seed: int) -> None:  # stateless agents need nothing
         """Start a new run of decisions from ``seed``; an agent that draws at random seeds its
@@ -136,7 +156,7 @@ class CompiledAgent(Agent):
         batch of engine state rows, decided with the agent's own generator (``reset``).
         ``legal_masks`` may be omitted: a compiled policy computes the legal set itself and
         only ever returns a legal action."""
-        from cardsim import games, table_nb
+        from cardsim import table_nb
 
         engine = getattr(observations, "engine", None)
         if engine is not None:
@@ -150,7 +170,7 @@ class CompiledAgent(Agent):
         states, packed_rules = observations
         if not hasattr(self, "_rng"):
             self.reset(0)
-        return table_nb.act_states(games.get(self.game).tag, self.policies,
+        return table_nb.act_states(self.kit.tag, self.policies,
                                    np.ascontiguousarray(states), packed_rules, self.kind,
                                    self.params, self._rng)
 

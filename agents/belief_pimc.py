@@ -134,7 +134,7 @@ class BeliefPIMC(Agent):
         # which makes this agent, is not imported back)
         self.search = importlib.import_module(f"agents.{game}.pimc").AGENT(game=game,
                                                                           options=options)
-        self.beliefs = load_beliefs(path, game) if path else None
+        self.beliefs = load_beliefs(path, self.kit) if path else None
         if self.beliefs is None:  # plain pimc's draws
             weighing = sorted(set(mine) - {"endgame"})
             if weighing:
@@ -180,9 +180,8 @@ class BeliefPIMC(Agent):
         """``search=`` and ``search_in=`` as the kernels' table (``phase_table``: every
         contract where ``search_in`` names none)."""
         from agents.pimc_nb import phase_table
-        from cardsim import games
 
-        kit = games.get(self.game)
+        kit = self.kit
         if phases and not kit.item_labels:
             raise InvalidConfigError(f"pimc option search= names decisions valued by "
                                      f"play-outs of drawn deals; {self.game} leaves none of "
@@ -197,21 +196,25 @@ class BeliefPIMC(Agent):
         network's forward and the search together (``network_endgame_actions``;
         ``critic_endgame_actions`` for a network seated as a critic): None where the network
         plays in torch."""
-        from agents.belief_pimc_nb import critic_endgame_actions, network_endgame_actions
+        from agents.belief_pimc_nb import (belief_search, critic_endgame_actions,
+                                           network_endgame_actions)
+        from agents.neural.forward_nb import Network
         from cardsim.jit import Rebound
 
-        search = (self.search.params, self.endgame, self._searched)
+        # uniform draws: one candidate per deal kept, as plain pimc draws
+        search = belief_search(self.search.params, endgame=self.endgame,
+                               searched=self._searched, table=self._table)
         packed, critic = self.net.packed_single(), self.net.critic_parts()
         if packed is not None:
-            kernel = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 12))
+            network = Network(*packed)
+            kernel = Rebound(network_endgame_actions, varying=(1, 2, 3, 4, 5, 8))
             return lambda e, rows, obs, legal: kernel(e.game, e.states, e.R, rows, obs, legal,
-                                                      *packed, *search, e.rng, self._table)
+                                                      network, search, e.rng)
         if critic is not None:
-            policies, kind, params, margins, nets, weights, biases, widths = critic
-            kernel = Rebound(critic_endgame_actions, varying=(2, 3, 6, 7, 8, 9))
-            return lambda e, rows, obs, legal: kernel(
-                e.game, policies, e.states, e.R, kind, params, e.rng, rows, obs, legal, margins,
-                nets, weights, biases, widths, *search, self._table)
+            prior, critic = critic
+            kernel = Rebound(critic_endgame_actions, varying=(2, 3, 4, 5, 6, 7))
+            return lambda e, rows, obs, legal: kernel(e.game, prior, e.states, e.R, e.rng, rows,
+                                                      obs, legal, critic, search)
         return None
 
     def reset(self, seed: int) -> None:
@@ -260,7 +263,7 @@ class BeliefPIMC(Agent):
         """``endgame=``/``search=`` on the Python path: the network's action ``refs`` where
         it decides, the search's on the rows it takes (``searched_rows``: the others draw
         nothing), their draws weighed by the belief network, asked about those rows alone."""
-        from agents.belief_pimc_nb import PLACES, endgame_actions, searched_rows
+        from agents.belief_pimc_nb import PLACES, belief_search, endgame_actions, searched_rows
 
         refs = np.ascontiguousarray(refs, dtype=np.int64)
         game, states, R = engine.game, engine.states, engine.R
@@ -273,10 +276,10 @@ class BeliefPIMC(Agent):
         else:
             logp = self.beliefs.log_places(obs[picked])
         actions = refs.copy()
+        search = belief_search(self.search.params, self.draws, self.beta, self.ratio,
+                               self.endgame, self._searched, self._table)
         actions[picked] = endgame_actions(game, states, R, rows[picked], refs[picked],
-                                          self.search.params, np.ascontiguousarray(logp),
-                                          self.draws, self.beta, self.ratio, self.endgame,
-                                          self._searched, engine.rng, self._table)
+                                          np.ascontiguousarray(logp), search, engine.rng)
         return actions
 
 

@@ -21,6 +21,8 @@ Beliefs are indexed by place relative to the seat to act: place 0 is the dead st
 of no hand), place k the seat k places after it.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -28,6 +30,7 @@ from agents.pimc_nb import (
     best_of,
     card_choice,
     drawn_phase,
+    new_playout_rows,
     play_out_options,
     plays_out_cards,
     search_options,
@@ -48,7 +51,7 @@ from agents.neural.forward_nb import (best_legal, contract_in_play, critic_row, 
                                       scratch)
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
-from cardsim.game_nb import legal, num_seats, state_width, turn
+from cardsim.game_nb import legal, num_seats, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.rng_nb import below
@@ -58,6 +61,55 @@ from cardsim.transposition_nb import TT_WIDTH, new_table
 
 PLACES = 4          # belief places: 0 the dead stock, k = 1..3 the seat k after the one to act
 UNIT = 1 << 30      # resolution of the resampling's uniform offset
+
+
+class BeliefSearch(NamedTuple):
+    """How ``pimc:beliefs=NAME`` searches: its options (``belief_search`` makes one)."""
+
+    params: np.ndarray    # float64: the ``pimc`` option vector (agents.<game>.pimc OPTIONS)
+    draws: int            # candidate deals drawn per deal kept
+    beta: float           # the power of the beliefs in a deal's weight (0: uniform draws)
+    ratio: bool           # beliefs over the sampler's own chances (``draw_weighted``)
+    endgame: int          # ``endgame=K``: the last tricks the search takes (``in_endgame``)
+    searched: np.ndarray  # bool: the decisions ``search=`` leaves to it (``searched_row``)
+    table: np.ndarray     # card play's kept transposition table; no rows: one per position
+
+
+def belief_search(params, draws=1, beta=0.0, ratio=False, endgame=0, searched=None,
+                  table=None) -> BeliefSearch:
+    """A ``BeliefSearch`` of these options, each of the type the kernels are compiled for
+    (``searched`` None: no decision left to the search by its phase; ``table`` None: a
+    table sized for each position)."""
+    if searched is None:
+        searched = np.zeros((1, 1), dtype=np.bool_)
+    if table is None:
+        table = np.zeros((0, TT_WIDTH), dtype=np.int64)
+    return BeliefSearch(params, int(draws), float(beta), bool(ratio), int(endgame),
+                        searched, table)
+
+
+class SeatKnowledge(NamedTuple):
+    """What a seat knows of the deal, as the sampler reads it (``sample_prepare``)."""
+
+    seat: int
+    kn: np.ndarray        # the knowledge row (cardsim.deal_split_nb)
+    ways: np.ndarray      # its completion counts
+
+
+class Candidates(NamedTuple):
+    """Candidate deals drawn to be weighed and resampled, one entry each."""
+
+    helds: np.ndarray     # int64 (m, 4): the cards of each hidden holder
+    tries: np.ndarray     # int64 (m,): the draw count that dealt it (``write_drawn``)
+    weights: np.ndarray   # float64 (m,): its weight, the largest 1
+    counts: np.ndarray    # int64 (m,): how often it is kept
+
+
+@njit(cache=True)
+def new_candidates(m):
+    """``Candidates`` for ``m`` deals, zeroed."""
+    return Candidates(np.zeros((m, 4), dtype=np.int64), np.zeros(m, dtype=np.int64),
+                      np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -81,27 +133,20 @@ def resample_counts(weights, m, kept, u, counts):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def draw_weighted(game, st, R, me, kn, ways, logp, beta, ratio, rng, i, helds, tries,
-                  weights):
-    """Draw ``len(tries)`` consistent deals of the cards seat ``me`` cannot see (their hidden
-    hands into ``helds``, draw counts into ``tries``) and each one's weight: exp(beta x the
-    sum over its hidden cards of the log belief of where it puts each), scaled so that the
-    largest is 1. With ``ratio`` each card's belief is divided by how often the draws
-    themselves put the card there (``sampler_log_chances``): the draws already follow the
-    hard constraints, so only what the beliefs add to them is weighed, not counted twice.
-    Returns the number drawn (0 for an inconsistent position)."""
+def draw_weighted(game, st, R, known, logp, search, rng, i, cand):
+    """Draw ``len(cand.tries)`` consistent deals of the cards seat ``known.seat`` cannot see
+    (their hidden hands into ``cand.helds``, draw counts into ``cand.tries``) and each one's
+    weight (``cand.weights``): exp(``search.beta`` x the sum over its hidden cards of the log
+    belief ``logp`` of where it puts each), scaled so that the largest is 1. With
+    ``search.ratio`` each card's belief is divided by how often the draws themselves put the
+    card there (``sampler_log_chances``): the draws already follow the hard constraints, so
+    only what the beliefs add to them is weighed, not counted twice. Returns the number
+    drawn (0 for an inconsistent position)."""
+    me, kn, ways = known
+    helds, weights = cand.helds, cand.weights
+    beta, ratio = search.beta, search.ratio
     n = num_seats(game, R)
-    held = np.zeros(4, dtype=np.int64)
-    buf = np.empty(scratch_size(game), dtype=np.int64)
-    m = 0
-    for k in range(tries.shape[0]):
-        held[:] = 0
-        t = draw_deal(game, st, R, kn, ways, rng, i, held, buf)
-        if t < 0:
-            break
-        helds[m, :] = held
-        tries[m] = t
-        m += 1
+    m = draw_hidden(game, st, R, kn, ways, rng, i, helds, cand.tries)
     if m == 0:
         return 0
     score = logp
@@ -120,6 +165,26 @@ def draw_weighted(game, st, R, me, kn, ways, logp, beta, ratio, rng, i, helds, t
     top = weights[:m].max()
     for k in range(m):
         weights[k] = np.exp(weights[k] - top)
+    return m
+
+
+@njit(cache=True, **WITH_REFCOUNT)
+def draw_hidden(game, st, R, kn, ways, rng, i, helds, tries):
+    """Draw up to ``len(tries)`` consistent deals of the cards the seat of ``kn`` cannot see:
+    each one's hidden hands into ``helds[k]`` and its draw count into ``tries[k]``
+    (``write_drawn`` deals it again from them). Returns the number drawn (fewer only for an
+    inconsistent position)."""
+    held = np.zeros(4, dtype=np.int64)
+    buf = np.empty(scratch_size(game), dtype=np.int64)
+    m = 0
+    for k in range(tries.shape[0]):
+        held[:] = 0
+        t = draw_deal(game, st, R, kn, ways, rng, i, held, buf)
+        if t < 0:
+            break
+        helds[m, :] = held
+        tries[m] = t
+        m += 1
     return m
 
 
@@ -154,47 +219,37 @@ def sampler_chance_rows(game, states, R, draws, rng, out):
     ``draws`` consistent deals: ``out[g]`` ((64, PLACES), ``sampler_log_chances``). What a
     belief network learnt over the sampler (``prior: sampler``) adds its logits to."""
     n = num_seats(game, R)
-    buf = np.empty(scratch_size(game), dtype=np.int64)
     helds = np.zeros((draws, 4), dtype=np.int64)
-    held = np.zeros(4, dtype=np.int64)
+    tries = np.zeros(draws, dtype=np.int64)
     for g in range(states.shape[0]):
         st = states[g]
         me = turn(game, st)
         kn, ways = sample_prepare(game, st, R, me)
-        m = 0
-        for k in range(draws):
-            held[:] = 0
-            if draw_deal(game, st, R, kn, ways, rng, g, held, buf) < 0:
-                break
-            helds[m, :] = held
-            m += 1
+        m = draw_hidden(game, st, R, kn, ways, rng, g, helds, tries)
         out[g] = sampler_log_chances(kn, helds, m, me, n)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i, helds,
-               tries, counts):
-    """Draw ``draws`` x ``kept`` candidate deals, weigh them by the beliefs and resample
-    ``kept`` of them: ``counts[k]`` is how often candidate k is kept. Returns the number of
-    candidates (0: an inconsistent position)."""
-    weights = np.empty(tries.shape[0], dtype=np.float64)
-    m = draw_weighted(game, st, R, me, kn, ways, logp, beta, ratio, rng, i, helds, tries,
-                      weights)
+def kept_deals(game, st, R, known, logp, search, kept, rng, i, cand):
+    """Draw ``len(cand.tries)`` (``search.draws`` x ``kept``) candidate deals, weigh them by
+    the beliefs and resample ``kept`` of them: ``cand.counts[k]`` is how often candidate k
+    is kept. Returns the number of candidates (0: an inconsistent position)."""
+    m = draw_weighted(game, st, R, known, logp, search, rng, i, cand)
     if m > 0:
         u = (below(rng, i, UNIT) + 0.5) / UNIT
-        resample_counts(weights, m, kept, u, counts)
+        resample_counts(cand.weights, m, kept, u, cand.counts)
     return m
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref, rng, i,
-                  tt):
-    """The action of ``pimc`` (options ``params``) in ``st`` with its deals drawn as the
-    beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them; in card
-    play the gains are measured against action ``ref`` (a network's card) where it is >= 0,
-    else against the game's ``reference_card``. Card play's solves use the transposition
-    table ``tt`` (``endgame_table``: kept from decision to decision) or, where it has no
-    rows, one the game sizes for the position (``solver_table``)."""
+def belief_action(game, st, R, base, bits, search, logp, ref, rng, i):
+    """The action of ``pimc`` (options ``search.params``) in ``st`` with its deals drawn as
+    the beliefs ``logp`` ((cards, PLACES) log chances, for the seat to act) weigh them; in
+    card play the gains are measured against action ``ref`` (a network's card) where it is
+    >= 0, else against the game's ``reference_card``. Card play's solves use the
+    transposition table ``search.table`` (``endgame_table``: kept from decision to decision)
+    or, where it has no rows, one the game sizes for the position (``solver_table``)."""
+    params, draws, tt = search.params, search.draws, search.table
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
     # Barbu's doubling and early tricks: options played out on the kept deals, their gains
@@ -213,14 +268,12 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
         kept = rollout_count(game, params)
         if special_ref >= 0:
             kept = max(2, kept)  # a mean gain and its standard error
-    helds = np.zeros((draws * kept, 4), dtype=np.int64)
-    tries = np.zeros(draws * kept, dtype=np.int64)
-    counts = np.zeros(draws * kept, dtype=np.int64)
+    cand = new_candidates(draws * kept)
+    helds, tries, counts = cand.helds, cand.tries, cand.counts
     kn, ways = sample_prepare(game, st, R, me)
-    m = kept_deals(game, st, R, me, kn, ways, logp, beta, ratio, kept, draws, rng, i, helds,
-                   tries, counts)
-    deal = np.empty(state_width(game), dtype=np.int64)
-    trial = np.empty(state_width(game), dtype=np.int64)
+    m = kept_deals(game, st, R, SeatKnowledge(me, kn, ways), logp, search, kept, rng, i, cand)
+    playout_rows = new_playout_rows(game)
+    deal = playout_rows.deal
     total = np.zeros(64, dtype=np.float64)
     held = np.zeros(4, dtype=np.int64)
     if card_play:
@@ -244,7 +297,7 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
             write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
             if by_playouts:  # each option tried and the deal played out, as pimc does
                 values[:] = 0.0
-                play_out_options(game, st, R, base, bits, me, deal, trial, values, rng, i)
+                play_out_options(game, st, R, base, bits, me, playout_rows, values, rng, i)
             else:
                 solver_position(game, deal, R, me, pos)
                 solve_options(game, pos, params)
@@ -269,7 +322,7 @@ def belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref
         held[:] = helds[k]
         write_drawn(game, st, R, kn, held, tries[k], rng, i, deal)
         part[:] = 0.0
-        play_out_options(game, st, R, base, bits, me, deal, trial, part, rng, i)
+        play_out_options(game, st, R, base, bits, me, playout_rows, part, rng, i)
         total += counts[k] * part
     return base + best_of(total, bits)
 
@@ -311,75 +364,68 @@ def searched_rows(game, states, R, rows, params, endgame, searched):
 
 
 @njit(cache=True, inline="always")
-def endgame_row(game, st, R, ref, logp, draws, beta, ratio, params, endgame, searched, rng,
-                g, tt):
+def endgame_row(game, st, R, ref, logp, search, rng, g):
     """Row ``g``'s action under ``endgame=K``: ``ref`` (the network's), or ``belief_action``'s
     (card play measured against ``ref``) over the game's ``search_options`` where the search
     takes the decision (``searched_row``)."""
-    if not searched_row(game, st, R, params, endgame, searched):
+    if not searched_row(game, st, R, search.params, search.endgame, search.searched):
         return ref
     base, bits = legal(game, st, R)
     bits = search_options(game, st, R, base, bits)
-    return belief_action(game, st, R, base, bits, params, logp, draws, beta, ratio, ref,
-                         rng, g, tt)
+    return belief_action(game, st, R, base, bits, search, logp, ref, rng, g)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def endgame_actions(game, states, R, rows, refs, params, logp, draws, beta, ratio, endgame,
-                    searched, rng, tt):
+def endgame_actions(game, states, R, rows, refs, logp, search, rng):
     """``endgame_row`` of each row ``rows[j]`` of ``states`` with reference action
     ``refs[j]`` and beliefs ``logp[j]``: int64 (n,). One thread, rows in order, so that
-    the kept table ``tt`` is never shared."""
+    the kept table ``search.table`` is never shared."""
     out = np.zeros(rows.shape[0], dtype=np.int64)
     for j in range(rows.shape[0]):
-        out[j] = endgame_row(game, states[rows[j]], R, refs[j], logp[j], draws, beta, ratio,
-                             params, endgame, searched, rng, rows[j], tt)
+        out[j] = endgame_row(game, states[rows[j]], R, refs[j], logp[j], search, rng, rows[j])
     return out
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_endgame_actions(game, states, R, rows, obs, legal_masks, weights, biases, widths,
-                            params, endgame, searched, rng, tt):
-    """``endgame_actions`` with uniform draws and each row's reference the network's action
+def network_endgame_actions(game, states, R, rows, obs, legal_masks, network, search, rng):
+    """``endgame_actions`` with each row's reference the network's action
     (``greedy_actions``'s choice for ``obs[j]`` under ``legal_masks[j]``), in one call: the
     same actions, without the Python between the network and the search that would cost a
-    single game more than its small solves."""
+    single game more than its small solves. The draws are uniform: ``search`` of one draw
+    per deal kept, beta 0, no ratio."""
+    weights, biases, widths = network
     x, nz, h = scratch(widths)
     logp = np.zeros((64, PLACES), dtype=np.float64)
     out = np.zeros(rows.shape[0], dtype=np.int64)
     for j in range(rows.shape[0]):
         forward_row(obs[j], weights, biases, widths, x, nz, h)
-        out[j] = endgame_row(game, states[rows[j]], R, best_legal(h, legal_masks[j]), logp, 1,
-                             0.0, False, params, endgame, searched, rng, rows[j], tt)
+        out[j] = endgame_row(game, states[rows[j]], R, best_legal(h, legal_masks[j]), logp,
+                             search, rng, rows[j])
     return out
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def critic_endgame_actions(game, policies, states, R, kind, prior_params, rng, rows, obs,
-                           legal_masks, margins, nets, weights, biases, widths, params,
-                           endgame, searched, tt):
+def critic_endgame_actions(game, prior, states, R, rng, rows, obs, legal_masks, critic,
+                           search):
     """``network_endgame_actions`` where the network is the critic of a compiled prior
     (``net_prior=``): each row's reference is ``greedy_over_prior``'s action (the prior's
     arguments as there), one call for the batch. Each row draws from its own generator, the
     prior first and then the search, as the two calls of the Python path do."""
-    x, nz, h = scratch(widths)
+    work = scratch(critic.widths)
     logp = np.zeros((64, PLACES), dtype=np.float64)
     out = np.zeros(rows.shape[0], dtype=np.int64)
     for j in range(rows.shape[0]):
         g = rows[j]
-        ref = critic_row(game, policies, states, R, kind, prior_params, rng, g, obs[j],
-                         legal_masks[j], margins, nets, weights, biases, widths, x, nz, h)
-        out[j] = endgame_row(game, states[g], R, ref, logp, 1, 0.0, False, params, endgame,
-                             searched, rng, g, tt)
+        ref = critic_row(game, prior, states, R, rng, g, obs[j], legal_masks[j], critic, work)
+        out[j] = endgame_row(game, states[g], R, ref, logp, search, rng, g)
     return out
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
-def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, refs, rng,
-                       actions, counter, n_blocks):
+def belief_rows_worker(game, states, R, rows, refs, logp, search, rng, actions, counter):
     """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
     each row's action into ``actions``."""
-    no_table = np.zeros((0, TT_WIDTH), dtype=np.int64)  # a table sized for each position
+    n_blocks = belief_blocks(rows.shape[0])
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)
@@ -387,12 +433,18 @@ def belief_rows_worker(game, states, R, rows, params, logp, draws, beta, ratio, 
             g = rows[j]
             st = states[g]
             base, bits = legal(game, st, R)
-            actions[j] = belief_action(game, st, R, base, bits, params, logp[j], draws, beta,
-                                       ratio, refs[j], rng, g, no_table)
+            actions[j] = belief_action(game, st, R, base, bits, search, logp[j], refs[j], rng,
+                                       g)
         b = next_block(counter)
 
 
-def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, ratio=False,
+@njit(cache=True, inline="always")
+def belief_blocks(n_rows):
+    """The blocks ``belief_actions`` cuts ``n_rows`` rows into: a row each, 256 at most."""
+    return max(1, min(n_rows, 256))
+
+
+def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, *, ratio=False,
                    refs=None):
     """The actions of the rows ``rows`` of ``states`` (engine rows of game ``tag``, packed
     rules ``R``; generators ``rng[rows]``) for ``pimc`` options ``params``, each row's deals
@@ -406,8 +458,9 @@ def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, ratio=F
             else np.ascontiguousarray(refs, dtype=np.int64))
     actions = np.zeros(rows.size, dtype=np.int64)
     if rows.size:
-        run_workers(belief_rows_worker, tag, states, R, rows, params,
-                    np.ascontiguousarray(logp, dtype=np.float64), int(draws), float(beta),
-                    bool(ratio), refs, rng, actions, np.zeros(1, dtype=np.int64),
-                    max(1, min(rows.size, 256)))
+        # a table sized for each position: the threads share no table
+        search = belief_search(params, draws, beta, ratio)
+        run_workers(belief_rows_worker, tag, states, R, rows, refs,
+                    np.ascontiguousarray(logp, dtype=np.float64), search, rng, actions,
+                    np.zeros(1, dtype=np.int64))
     return actions

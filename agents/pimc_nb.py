@@ -43,13 +43,19 @@ into ``out``: Barbu's contract against an average hand), ``solver_table``,
 against, -1 for none) and ``card_choice`` (the card from the totals).
 """
 
+from importlib import import_module
+from importlib.util import find_spec
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from agents.base import option_slot
 from agents.clock_nb import now_ms
 from cardsim import games
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, game_piece, state_width, turn
+from cardsim.games import Game
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
@@ -59,9 +65,21 @@ from cardsim.solve_nb import solve_root
 # ``pimc:net=NAME,search=`` leaves to the search (agents/belief_pimc_nb.py)
 DRAWN_PHASES = ("play", "double", "trump", "start_rank")
 
-# the option vector's entry the driver reads itself, the same in both games (agents.<game>.pimc
-# OPTIONS); the games' pieces read the others (``solve_count``, ``solve_options``, ...)
-P_MS = 2
+
+def common_slot(name: str) -> int:
+    """The place of option ``name`` in the ``pimc`` parameter vector of every game that has
+    the agent (``agents/<game>/pimc_options.py``); ValueError where the games put it in
+    different places, which one driver could not read."""
+    modules = [f"agents.{game}.pimc_options" for game in games.GAMES]
+    slots = {option_slot(import_module(m).OPTIONS, name) for m in modules if find_spec(m)}
+    if len(slots) != 1:
+        raise ValueError(f"pimc option {name!r} has a different place in each game: {slots}")
+    return slots.pop()
+
+
+# the option the driver reads itself; the games' pieces read the others (``solve_count``,
+# ``solve_options``, ...)
+P_MS = common_slot("ms")
 
 PIECES = "agents.{game}.pimc_nb"
 special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i")
@@ -85,6 +103,20 @@ solve_options = game_piece(PIECES, "solve_options", "pos, params")
 reference_card = game_piece(PIECES, "reference_card", "st, R, base, bits")
 card_choice = game_piece(PIECES, "card_choice", "total, squares, n, bits, h, params")
 position_width = game_piece("cardsim.{game}.solve_nb", "position_width", "")
+
+
+class PlayoutRows(NamedTuple):
+    """The engine rows of play-outs of each option (``play_out_options``)."""
+
+    deal: np.ndarray    # int64: the drawn deal the options are tried on
+    trial: np.ndarray   # int64: the copy of it each option is applied to and played out
+
+
+@njit(cache=True)
+def new_playout_rows(game):
+    """``PlayoutRows`` for the game of ``game``'s tag, not filled."""
+    return PlayoutRows(np.empty(state_width(game), dtype=np.int64),
+                       np.empty(state_width(game), dtype=np.int64))
 
 
 @njit(cache=True, **WITH_REFCOUNT)
@@ -142,42 +174,55 @@ def play_by_solving(game, st, R, base, bits, params, rng, i):
 def choose_by_rollouts(game, st, R, base, bits, params, rng, i):
     """The bit of ``bits`` (action ``base`` + bit) with the best total play-out result over
     ``rollout_count`` drawn deals, less the game's baseline for each option."""
-    me = turn(game, st)
-    samples = rollout_count(game, params)
-    deal = np.empty(state_width(game), dtype=np.int64)
-    trial = np.empty(state_width(game), dtype=np.int64)
     total = np.zeros(64, dtype=np.float64)
-    kn, ways = sample_prepare(game, st, R, me)
-    start = now_ms() if params[P_MS] > 0 else 0.0
-    for k in range(samples):
-        if sample_deal(game, st, R, kn, ways, rng, i, deal) < 0:
-            break
-        play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i)
-        if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
-            break
+    drawn_playouts(game, st, R, base, bits, rollout_count(game, params), params[P_MS], rng, i,
+                   total)
     return best_of(total, bits)
 
 
-@njit(cache=True, inline="always")
-def play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, i):
-    """Each option of ``bits`` tried on the drawn ``deal`` and played out: its result for
-    seat ``me`` added to ``total``, less its result on the game's baseline deal where it has
-    one (``baseline_deal``, dealt into ``deal`` once the drawn deal is done with; ``trial``:
-    scratch row)."""
-    add_played_out(game, base, bits, me, deal, trial, R, total, 1.0, rng, i)
-    if baseline_deal(game, st, R, rng, i, deal):
-        add_played_out(game, base, bits, me, deal, trial, R, total, -1.0, rng, i)
+@njit(cache=True, **WITH_REFCOUNT)
+def drawn_playouts(game, st, R, base, bits, deals, ms, rng, i, total):
+    """Each option of ``bits`` played out on up to ``deals`` deals drawn for the seat to act
+    (``play_out_options``), its results summed into ``total``; ``ms`` > 0 stops drawing once
+    that many milliseconds were spent (after one deal at least). Returns the number of
+    deals (fewer only where none is consistent, or out of time)."""
+    me = turn(game, st)
+    rows = new_playout_rows(game)
+    kn, ways = sample_prepare(game, st, R, me)
+    start = now_ms() if ms > 0 else 0.0
+    n = 0
+    for k in range(deals):
+        if sample_deal(game, st, R, kn, ways, rng, i, rows.deal) < 0:
+            break
+        play_out_options(game, st, R, base, bits, me, rows, total, rng, i)
+        n += 1
+        if ms > 0 and now_ms() - start >= ms:
+            break
+    return n
 
 
 @njit(cache=True, inline="always")
-def add_played_out(game, base, bits, me, deal, trial, R, total, weight, rng, i):
-    """Each option of ``bits`` applied to a copy of ``deal`` and played out by the
-    heuristic: ``weight`` x its result for seat ``me`` added to ``total``."""
+def play_out_options(game, st, R, base, bits, me, rows, total, rng, i):
+    """Each option of ``bits`` tried on the drawn deal ``rows.deal`` and played out: its
+    result for seat ``me`` added to ``total``, less its result on the game's baseline deal
+    where it has one (``baseline_deal``, dealt into ``rows.deal`` once the drawn deal is done
+    with)."""
+    add_played_out(game, R, base, bits, me, rows, total, 1.0, rng, i)
+    if baseline_deal(game, st, R, rng, i, rows.deal):
+        add_played_out(game, R, base, bits, me, rows, total, -1.0, rng, i)
+
+
+@njit(cache=True, inline="always")
+def add_played_out(game, R, base, bits, me, rows, total, weight, rng, i):
+    """Each option of ``bits`` applied to a copy of ``rows.deal`` (into ``rows.trial``) and
+    played out by the heuristic: ``weight`` x its result for seat ``me`` added to
+    ``total``."""
+    trial = rows.trial
     m = bits
     while m != 0:
         b = lowest_bit(m)
         m &= m - 1
-        trial[:] = deal
+        trial[:] = rows.deal
         apply_action(game, trial, R, base + b)
         total[b] += weight * playout_value(game, trial, R, me, rng, i)
 
@@ -210,9 +255,9 @@ def phase_table(tag, contracts, phases) -> np.ndarray:
     ``DRAWN_PHASES`` + 1), True at ``[c + 1, k + 1]`` for each of ``contracts`` (names) and
     each of ``phases`` (names), what a kernel looks up with a decision's ``contract_in_play``
     and ``drawn_phase``; ValueError naming an unknown contract or phase."""
-    table = np.zeros((len(games.get(tag.name).item_labels) + 1, len(DRAWN_PHASES) + 1),
-                     dtype=np.bool_)
-    table[np.ix_(1 + contract_indices(tag, contracts), 1 + phase_indices(phases))] = True
+    game = games.get(tag.name)
+    table = np.zeros((len(game.item_labels) + 1, len(DRAWN_PHASES) + 1), dtype=np.bool_)
+    table[np.ix_(1 + contract_indices(game, contracts), 1 + phase_indices(phases))] = True
     return table
 
 
@@ -223,11 +268,10 @@ def phase_indices(names) -> np.ndarray:
                                                "the phases")
 
 
-def contract_indices(tag, names) -> np.ndarray:
-    """The indices of the contracts ``names`` among those of the game of ``tag`` (its
-    ``item_labels``: Barbu's seven, Debertz none); ValueError naming an unknown one."""
-    return indices_among(names, games.get(tag.name).item_labels,
-                         f"a contract of {tag.name}; its contracts")
+def contract_indices(game: Game, names) -> np.ndarray:
+    """The indices of the contracts ``names`` among those of ``game`` (its ``item_labels``:
+    Barbu's seven, Debertz none); ValueError naming an unknown one."""
+    return indices_among(names, game.item_labels, f"a contract of {game.name}; its contracts")
 
 
 def indices_among(names, known, what) -> np.ndarray:

@@ -34,7 +34,7 @@ from cardsim.game_nb import GameTag
 REQUIRED_PARTS = {
     "contract": ("TITLE", "NUM_CARDS", "PLAYER_COUNTS", "NUM_ACTIONS", "ZERO_SUM",
                  "WHOLE_ITEM_NAME", "DEALS_PER_GAME", "ITEM_LABELS", "RULES_CLASS", "GAME_CLASS",
-                 "max_decisions_per_deal", "deal_score_bounds", "summarize", "bench",
+                 "max_decisions_per_deal", "deal_score_bounds", "summarize",
                  "record_line", "describe_state"),
     "layout": ("STATE_WIDTH", "TURN", "PHASE", "PHASE_NAMES"),
     "face_nb": ("GAME", "init_item", "legal", "num_seats", "deal_over", "game_over",
@@ -305,8 +305,11 @@ class Game:
         return self._facts.summarize(stats, rules, seed, whole, seconds)
 
     def bench(self, rules, hands: int, threads: int) -> dict:
-        """Throughput of the engine's compiled random-play fast path."""
-        return self._facts.bench(rules, hands, threads)
+        """Throughput of the engine's compiled random-play fast path, and its share of the
+        rate of a play-only reference loop (cardsim.engine_bench)."""
+        from cardsim.engine_bench import bench
+
+        return bench(self, rules, hands, threads)
 
 
 @functools.lru_cache(maxsize=None)
@@ -347,3 +350,14 @@ def get(name) -> Game:
     if name not in _REGISTRY:
         raise InvalidConfigError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
     return _checked(name)
+
+
+def rules_of(name, conventions=None):
+    """The rules object of a game as files keep it: the game's name and its conventions
+    (``to_dict()``; None: the defaults), as configs, results and kept games hold them. The
+    rules know their game (``rules.game``), so nothing below needs the name again.
+
+    Raises:
+        InvalidConfigError: an unknown game, or an unknown or invalid convention.
+    """
+    return get(name).make_rules(conventions=conventions)

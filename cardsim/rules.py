@@ -72,6 +72,13 @@ class RulesBase:
 
     GAME: str = ""
 
+    @property
+    def game(self):
+        """The ``Game`` these rules belong to (cardsim.games), so code that holds rules needs
+        no game name beside them."""
+        from cardsim import games  # here: games imports numba, rules alone do not
+        return games.get(self.GAME)
+
     def __new__(cls, *args, **kwargs):
         # The dataclass __init__ would answer an unknown name with a bare TypeError; __new__
         # sees the same arguments first, so the error is typed and lists what is allowed.

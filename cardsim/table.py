@@ -37,7 +37,7 @@ from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 
-from cardsim import games, table_nb
+from cardsim import table_nb
 from cardsim.compile_notice import compiling
 from cardsim.decision_cost_nb import (CLOCK_NS, DECISIONS, TIMED, TIMED_NS, empty_cost,
                                       first_phases)
@@ -172,16 +172,19 @@ class Seating:
         """Whether every agent has a compiled policy, so the table never stops for Python."""
         return bool((self.kinds != PYTHON).all())
 
-    def seat_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per pattern and seat: the policy kind and parameter row."""
-        return self.kinds[self.patterns], self.params[self.patterns]
+    def seats(self) -> table_nb.Seats:
+        """Per pattern and seat: the policy kind, parameter row and agent."""
+        return table_nb.Seats(self.kinds[self.patterns], self.params[self.patterns],
+                              self.patterns)
 
 
 class Table:
     """Plays items of a run for one game and rules (see the module doc string)."""
 
     def __init__(self, game, rules, batch: int = BATCH):
-        self.game = games.get(game)
+        self.game = rules.game
+        if game not in (self.game, self.game.name):  # the rules decide; a mismatch is a slip
+            raise InvalidConfigError(f"{self.game.title} rules cannot play game {game!r}")
         self.rules = rules
         self.R = rules.pack()
         self.tag = self.game.tag
@@ -201,11 +204,11 @@ class Table:
         statistics. With ``history``, every deal's end state row goes through
         ``history(row) -> line`` and the lines to ``write``, in (item, deal) order."""
         check_agent_rules(seating.agents, self.rules)
-        kinds, params = seating.seat_arrays()
         with threads(n_threads), self._compiling(seating):
             if seating.all_compiled and history is None:
-                return table_nb.simulate(self.tag, seating.policies, self.R, seed, first, n,
-                                         whole, kinds[0], params[0], self.game.num_stats,
+                items = table_nb.Items(seed, first, n, bool(whole), False)
+                return table_nb.simulate(self.tag, seating.policies, self.R, items,
+                                         seating.seats(), self.game.num_stats,
                                          blocks_for(n, n_threads))
             stats = np.zeros(self.game.num_stats, dtype=np.int64)
             for lo in range(first, first + n, self.batch):
@@ -248,27 +251,22 @@ class Table:
                   force: bool = False, detail: bool = False, n_threads: int = 1,
                   cost: np.ndarray | None = None):
         """Items ``first .. first + n - 1``, each once per pattern of ``seating``. Returns
-        ``(points, wins, deals, labels, seat_points)`` as ``table_nb.duplicate``; what each
+        ``table_nb.Results`` (points, wins, deals, labels, seat points) as
+        ``table_nb.duplicate``; what each
         agent's decisions cost is added to ``cost`` (a cost record with a row per agent of
         the seating, cardsim.decision_cost_nb) when given."""
         if force and not self.game.item_labels:
             raise InvalidConfigError(f"{self.game.title} has no contracts to force")
         check_agent_rules(seating.agents, self.rules)
-        agent_kinds = seating.kinds
+        n_agents = len(seating.agents)
         with threads(n_threads), self._compiling(seating):
             if seating.all_compiled:
-                return table_nb.duplicate(self.tag, seating.policies, self.R, seed, first, n,
-                                          whole, force, seating.patterns, agent_kinds,
-                                          seating.params, detail, blocks_for(n, n_threads),
-                                          cost)
-            n_agents = len(seating.agents)
+                items = table_nb.Items(seed, first, n, bool(whole), bool(force))
+                return table_nb.duplicate(self.tag, seating.policies, self.R, items,
+                                          seating.seats(), n_agents, detail,
+                                          blocks_for(n, n_threads), cost)
             P = seating.patterns.shape[0]
-            points = np.zeros((n, n_agents))
-            wins = np.zeros((n, n_agents))
-            deals = np.zeros(n, dtype=np.int64)
-            m = n if detail else 0
-            labels = np.zeros((m, P), dtype=np.int64)
-            seat_pts = np.zeros((m, P, 4))
+            results = table_nb.new_results(n, n_agents, P, detail)
             per_batch = max(1, self.batch // P)
             for lo in range(0, n, per_batch):
                 hi = min(n, lo + per_batch)
@@ -279,10 +277,9 @@ class Table:
                 rows.play(None)
                 if cost is not None:
                     cost += rows.cost
-                table_nb.duplicate_results(self.tag, rows.S, self.R, whole, local, pattern,
-                                           seating.patterns, points, wins, deals, labels,
-                                           seat_pts, detail)
-            return points, wins, deals, labels, seat_pts
+                table_nb.duplicate_results(self.tag, rows.S, self.R, bool(whole), local,
+                                           pattern, seating.patterns, results)
+            return results
 
 
 class _Rows:
@@ -292,58 +289,58 @@ class _Rows:
                  duplicate, force, n_threads):
         g = table.game
         k = len(items)
-        self.table, self.seating, self.items = table, seating, items
-        self.row_pattern = np.ascontiguousarray(row_pattern, dtype=np.int64)
+        self.table, self.seating = table, seating
         self.whole = bool(whole)
-        self.S = np.zeros((k, g.layout.STATE_WIDTH), dtype=np.int64)
-        self.rng = np.zeros(k, dtype=np.uint64)
-        self.status = np.full(k, table_nb.WAITING, dtype=np.int64)
-        self.seats = np.zeros(k, dtype=np.int64)
-        self.actions = np.full(k, -1, dtype=np.int64)
-        self.stats = np.zeros((k, g.num_stats), dtype=np.int64)
+        row_pattern = np.ascontiguousarray(row_pattern, dtype=np.int64)
+        items = np.ascontiguousarray(items, dtype=np.int64)
+        self.rows = table_nb.Rows(
+            S=np.zeros((k, g.layout.STATE_WIDTH), dtype=np.int64),
+            rng=np.zeros(k, dtype=np.uint64), item=items, pattern=row_pattern,
+            status=np.full(k, table_nb.WAITING, dtype=np.int64),
+            seats=np.zeros(k, dtype=np.int64), actions=np.full(k, -1, dtype=np.int64),
+            stats=np.zeros((k, g.num_stats), dtype=np.int64),
+            phase=first_phases(items, row_pattern))  # which decisions are timed
+        self.S = self.rows.S
         self.n_blocks = blocks_for(k, n_threads)
-        self.kinds, self.params = seating.seat_arrays()
+        self.seats = seating.seats()
         self.cost = empty_cost(len(seating.agents))  # what each agent's decisions cost
-        self.phase = first_phases(self.items, self.row_pattern)  # which are timed
-        table_nb.start_rows(table.tag, self.S, table.R, self.rng, seed, self.items,
-                            self.row_pattern, self.whole, duplicate, force)
+        table_nb.start_rows(table.tag, table.R, self.rows,
+                            table_nb.Items(seed, 0, k, self.whole, bool(force)), duplicate)
 
     def play(self, on_deal_end) -> np.ndarray:
         """Play every row to its end; returns the per-row statistics."""
-        t = self.table
+        t, rows = self.table, self.rows
         pause = on_deal_end is not None
         while True:
-            table_nb.advance_rows(t.tag, self.seating.policies, self.S, t.R, self.rng,
-                                  self.row_pattern, self.kinds, self.params, self.actions,
-                                  self.status, self.seats, self.stats, self.whole, pause,
-                                  self.n_blocks, self.seating.patterns, self.cost, self.phase)
-            self.actions[:] = -1
+            table_nb.advance_rows(t.tag, self.seating.policies, t.R, rows, self.seats,
+                                  self.whole, pause, self.n_blocks, self.cost)
+            rows.actions[:] = -1
             if pause:
-                ended = np.flatnonzero(self.status == table_nb.DEAL_END)
+                ended = np.flatnonzero(rows.status == table_nb.DEAL_END)
                 if len(ended):
-                    on_deal_end(self.S, ended)
-            waiting = np.flatnonzero(self.status == table_nb.WAITING)
+                    on_deal_end(rows.S, ended)
+            waiting = np.flatnonzero(rows.status == table_nb.WAITING)
             if len(waiting) == 0:
-                if not pause or not (self.status == table_nb.DEAL_END).any():
-                    return self.stats
+                if not pause or not (rows.status == table_nb.DEAL_END).any():
+                    return rows.stats
                 continue
             self._ask(waiting)
 
     def _ask(self, waiting: np.ndarray) -> None:
         """Each Python agent decides for the waiting games where it is to act."""
-        t = self.table
-        who = self.seating.patterns[self.row_pattern[waiting], self.seats[waiting]]
+        t, r = self.table, self.rows
+        who = self.seating.patterns[r.pattern[waiting], r.seats[waiting]]
         for a in np.unique(who):
             rows = waiting[who == a]
             agent = self.seating.agents[a]
             obs = np.zeros((len(rows), t.game.obs_size), dtype=np.float32)
             legal = np.zeros((len(rows), t.game.num_actions), dtype=np.uint8)
-            table_nb.observe_rows(t.tag, self.S, t.R, rows, obs, legal)
+            table_nb.observe_rows(t.tag, r.S, t.R, rows, obs, legal)
             view = obs.view(Observations)
-            view.engine = EngineRows(t.tag, self.S, t.R, self.rng, rows)
+            view.engine = EngineRows(t.tag, r.S, t.R, r.rng, rows)
             masks = legal.view(np.bool_)
             start = time.process_time_ns()
-            out = _decide(agent, view, masks, int(self.items[rows[0]]), int(self.seats[rows[0]]))
+            out = _decide(agent, view, masks, int(r.item[rows[0]]), int(r.seats[rows[0]]))
             end = time.process_time_ns()
             # the clock's own cost, as compiled decisions subtract it (cardsim.decision_cost_nb)
             clock = time.process_time_ns() - end
@@ -355,9 +352,9 @@ class _Rows:
             if not ok.all():
                 j = int(np.flatnonzero(~ok)[0])
                 raise IllegalActionError(_illegal_message(t.game, agent, int(chosen[j]),
-                                                          int(self.items[rows[j]]),
-                                                          int(self.seats[rows[j]]), masks[j]))
-            self.actions[rows] = chosen
+                                                          int(r.item[rows[j]]),
+                                                          int(r.seats[rows[j]]), masks[j]))
+            r.actions[rows] = chosen
 
 
 def _decide(agent, view, masks, item: int, seat: int):

@@ -32,25 +32,19 @@ def files_under(path) -> dict:
             for d, _, names in os.walk(path) for p in names}
 
 
+def refused_leaving_files_alone(capsys, folder, *argv) -> str:
+    """The one-line refusal of the command line run beside a file ``folder``/afile; nothing
+    under ``folder`` is made or changed (no .tmp file either)."""
+    (folder / "afile").write_text("kept\n")
+    before = files_under(folder)
+    err = refused(capsys, *argv)
+    assert files_under(folder) == before
+    return err
+
+
 # --------------------------------------------------------------------------------------------
 # paths: checked before any work, nothing left behind
 # --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("history, words", [
-    ("{tmp}", "is a directory"),
-    ("", "needs a file name"),
-    ("{tmp}/no/such/folder/h.jsonl", "does not exist"),
-    ("/proc/h.jsonl", "not writable"),
-    ("{tmp}/afile/h.jsonl", "is a file"),
-])
-def test_history_paths(capsys, tmp_path, history, words):
-    (tmp_path / "afile").write_text("kept\n")
-    before = files_under(tmp_path)
-    err = refused(capsys, "simulate", "debertz", "--hands", "5",
-                  "--history", history.format(tmp=tmp_path))
-    assert words in err
-    assert files_under(tmp_path) == before  # no .tmp file, nothing changed
-
-
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_history_in_a_read_only_folder(capsys, tmp_path):
     ro = tmp_path / "ro"
@@ -146,18 +140,23 @@ def _config(tmp_path, **change):
     return path
 
 
-@pytest.mark.parametrize("out, words", [
-    ("{tmp}/afile", "is not a folder"),
-    ("{tmp}/afile/runs", "is not a folder"),
-    ("/proc/runs", "not writable"),
-    ("", "needs a folder name"),
+@pytest.mark.parametrize("option, path, words", [
+    ("--history", "{tmp}", "is a directory"),
+    ("--history", "", "needs a file name"),
+    ("--history", "{tmp}/no/such/folder/h.jsonl", "does not exist"),
+    ("--history", "/proc/h.jsonl", "not writable"),
+    ("--history", "{tmp}/afile/h.jsonl", "is a file"),
+    ("--out", "{tmp}/afile", "is not a folder"),
+    ("--out", "{tmp}/afile/runs", "is not a folder"),
+    ("--out", "/proc/runs", "not writable"),
+    ("--out", "", "needs a folder name"),
 ])
-def test_run_out_paths(capsys, tmp_path, out, words):
-    (tmp_path / "afile").write_text("kept\n")
-    cfg = _config(tmp_path)
-    before = files_under(tmp_path)
-    assert words in refused(capsys, "run", cfg, "--out", out.format(tmp=tmp_path))
-    assert files_under(tmp_path) == before
+def test_history_file_and_run_out_paths(capsys, tmp_path, option, path, words):
+    """``simulate --history`` takes a file to write, ``run --out`` a folder."""
+    command = (["simulate", "debertz", "--hands", "5"] if option == "--history"
+               else ["run", _config(tmp_path)])
+    assert words in refused_leaving_files_alone(capsys, tmp_path, *command,
+                                                option, path.format(tmp=tmp_path))
 
 
 @pytest.mark.parametrize("change, words", [
@@ -214,6 +213,7 @@ def test_a_tournament_given_a_comma_list_says_to_separate_the_agents(capsys):
 
 
 @pytest.mark.parametrize("argv, words", [
+    # out-of-range integers
     (["--rule", "target=99999999999999999999"], "allowed: a positive integer up to"),
     (["--rule", "target=-5"], "allowed: a positive integer up to"),
     (["--rule", "byte_penalty=10000000000000000000000"],
@@ -224,8 +224,13 @@ def test_a_tournament_given_a_comma_list_says_to_separate_the_agents(capsys):
     (["--hands", "99999999999999999999"], "sane time"),
     (["--agents", "heuristic:aggression=99999999999999999999"], "allowed: a number in"),
     (["--agents", "heuristic:aggression=1e999"], "allowed: a number in"),
+    # a bad switch says what it takes
+    (["--rule", "teams=maybe"], "'teams' is a switch; got 'maybe', allowed: true/false"),
+    (["--rule", "teams=2"], "'teams' is a switch"),
+    (["--agents", "heuristic:swap=maybe"], "is not on or off; allowed: 0 or 1 (also true/false"),
+    (["--agents", "heuristic:swap=2"], "allowed: 0 or 1"),
 ])
-def test_out_of_range_integers_are_one_line(capsys, argv, words):
+def test_out_of_range_integers_and_bad_switches_are_one_line(capsys, argv, words):
     assert words in refused(capsys, "simulate", "debertz", *argv)
 
 
@@ -249,16 +254,6 @@ def test_switches_from_yaml_take_the_same_values():
 
     assert DebertzRules.from_dict({"players": 4, "teams": 1}).teams is True
     assert make_agent({"name": "heuristic", "swap": False}, "debertz").options == {"swap": 0}
-
-
-@pytest.mark.parametrize("argv, words", [
-    (["--rule", "teams=maybe"], "'teams' is a switch; got 'maybe', allowed: true/false"),
-    (["--rule", "teams=2"], "'teams' is a switch"),
-    (["--agents", "heuristic:swap=maybe"], "is not on or off; allowed: 0 or 1 (also true/false"),
-    (["--agents", "heuristic:swap=2"], "allowed: 0 or 1"),
-])
-def test_a_bad_switch_says_what_it_takes(capsys, argv, words):
-    assert words in refused(capsys, "simulate", "debertz", *argv)
 
 
 def test_rules_listing_states_the_switch_syntax(capsys):

@@ -48,7 +48,9 @@ import numpy as np
 from numba import njit
 
 from agents.barbu.heuristic_nb import DEFAULT_PARAMS, SUIT_BITS, heuristic_action
-from agents.pimc_nb import best_of_preferring, pimc_action
+from agents.barbu.pimc_options import OPTIONS
+from agents.base import option_slot
+from agents.pimc_nb import add_played_out, best_of_preferring, new_playout_rows, pimc_action
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
@@ -61,17 +63,15 @@ from cardsim.game_nb import apply_action
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.sample_nb import sample_deal, sample_prepare
 
-# the agent's parameter vector (agents.barbu.pimc.BarbuPIMC.OPTIONS order)
-P_SAMPLES = 0
-P_NODES = 1
-P_MS = 2
-P_DOUBLING = 3   # 1: doubling by simulation, 0: by the heuristic
-P_MAXN = 4       # 1: the solver's others play for themselves, 0: against the seat
-P_ROLLOUTS = 5   # deals played out per option for decisions by simulation (0: ``samples``)
-P_MARGIN = 6     # trick play: leave the heuristic's card only for a gain beyond this many
-                 # standard errors
-P_SOLVE = 7      # trick play solves drawn deals with at most this many tricks left (the
-                 # current one included); before, each card is valued by play-outs
+# the agent's options' places in its parameter vector (agents/barbu/pimc_options.py)
+P_SAMPLES = option_slot(OPTIONS, "samples")
+P_NODES = option_slot(OPTIONS, "nodes")
+P_MS = option_slot(OPTIONS, "ms")
+P_DOUBLING = option_slot(OPTIONS, "doubling")
+P_MAXN = option_slot(OPTIONS, "maxn")
+P_ROLLOUTS = option_slot(OPTIONS, "rollouts")
+P_MARGIN = option_slot(OPTIONS, "margin")
+P_SOLVE = option_slot(OPTIONS, "solve")
 
 # the heuristic with its default options plays the rollouts
 ROLLOUT_PARAMS = DEFAULT_PARAMS
@@ -261,8 +261,7 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
     solve does not."""
     me = st[L.TURN]
     samples = rollout_count(params)
-    deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-    trial = np.empty(L.STATE_WIDTH, dtype=np.int64)
+    rows = new_playout_rows(GAME)
     total = np.zeros(64, dtype=np.float64)
     squares = np.zeros(64, dtype=np.float64)
     score = np.zeros(64, dtype=np.float64)
@@ -271,14 +270,9 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
     start = now_ms() if params[P_MS] > 0 else 0.0
     n = 0
     for k in range(samples):
-        sample_deal(V.BARBU, st, R, kn, ways, rng, i, deal)
-        m = mask
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            trial[:] = deal
-            apply_action(GAME, trial, R, base + c)
-            score[c] = rollout_score(trial, R, me)
+        sample_deal(V.BARBU, st, R, kn, ways, rng, i, rows.deal)
+        score[:] = 0.0  # this deal's results alone
+        add_played_out(GAME, R, base, mask, me, rows, score, 1.0, rng, i)
         n += 1
         m = mask
         while m != 0:

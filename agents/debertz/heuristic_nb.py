@@ -391,15 +391,13 @@ def play_choice(st, R, mask, params):
         else:
             p3 = poss
     tmask = suit_bits(trump)
-    my_trumps = hand & tmask
-    has_trumps = my_trumps != 0
+    has_trumps = (hand & tmask) != 0
     legal = mask & ALL_CARDS
     n_tricks = tricks_per_round(n)
     last_trick = st[L.TRICK_NO] == n_tricks - 1
 
     if tl == 0:
-        return lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams,
-                           counting, holder, up_bit, my_trumps, has_trumps)
+        return lead_choice(st, hand, legal, trump, out, p1, p2, p3, partner, counting)
 
     # --- following --------------------------------------------------------------------------
     led = t0 >> 3
@@ -467,10 +465,13 @@ def play_choice(st, R, mask, params):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def lead_choice(st, hand, legal, trump, out, p1, p2, p3, n, partner, teams, counting, holder,
-                up_bit, my_trumps, has_trumps):
-    """D8: the card to lead: trump management, masters, the last tricks, then a low card."""
+def lead_choice(st, hand, legal, trump, out, p1, p2, p3, partner, counting):
+    """D8: the card to lead: trump management, masters, the last tricks, then a low card.
+    ``out``: the cards someone else may hold; ``p1``-``p3``: those each seat after the
+    leader may hold (0 for the partner); ``partner``: the partner's seat, -1 without teams."""
     tmask = suit_bits(trump)
+    my_trumps = hand & tmask
+    has_trumps = my_trumps != 0
     opp_any = p1 | p2 | p3
     opp_trumps = (opp_any & tmask) != 0
     bidder = st[L.BIDDER]

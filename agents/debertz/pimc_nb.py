@@ -30,7 +30,9 @@ not reproducible.
 
 from numba import njit
 
+from agents.base import option_slot
 from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
+from agents.debertz.pimc_options import OPTIONS
 from agents.pimc_nb import best_of, best_of_preferring, pimc_action
 from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
@@ -38,13 +40,13 @@ from cardsim.debertz.engine_nb import legal_mask, side_of, tricks_per_round
 from cardsim.debertz.face_nb import GAME
 from cardsim.game_nb import apply_action
 
-# the agent's parameter vector (agents.debertz.pimc.DebertzPIMC.OPTIONS order)
-P_SAMPLES = 0
-P_NODES = 1
-P_MS = 2
-P_MAXN = 3   # with three or four sides: 0 paranoid, 1 max-n on round points, 2 on records
-P_ROLLOUTS = 4  # deals played out per option in bidding and the swap (0: ``samples``)
-P_OPPONENT_SAMPLES = 5  # deals solved per card by a seat opposing the bidder (0: ``samples``)
+# the agent's options' places in its parameter vector (agents/debertz/pimc_options.py)
+P_SAMPLES = option_slot(OPTIONS, "samples")
+P_NODES = option_slot(OPTIONS, "nodes")
+P_MS = option_slot(OPTIONS, "ms")
+P_MAXN = option_slot(OPTIONS, "maxn")
+P_ROLLOUTS = option_slot(OPTIONS, "rollouts")
+P_OPPONENT_SAMPLES = option_slot(OPTIONS, "opponent_samples")
 
 # the heuristic with its default options plays the rollouts of bidding decisions
 ROLLOUT_PARAMS = DEFAULT_PARAMS

@@ -37,6 +37,8 @@ import torch
 from agents.base import Agent
 from agents.neural.checkpoint import check_rules, load_checkpoint
 from agents.neural.forward_nb import (
+    Critic,
+    Prior,
     contracts_in_play,
     greedy_actions,
     greedy_over_prior,
@@ -44,7 +46,6 @@ from agents.neural.forward_nb import (
 )
 from agents.neural.network import masked
 from agents.neural.zoo import checkpoint_path, playing_names
-from cardsim import games
 from cardsim.games import GAMES
 from cardsim.envs.defaults import REWARD_SCALE
 from cardsim.errors import InvalidConfigError
@@ -86,7 +87,7 @@ class NeuralAgent(Agent):
         options = dict(options or {})
         allowed = [k for k in self.OPTION_HELP if not k.endswith("_CONTRACT")]
         allowed += [f"{key}_{c}" for key in ("margin", "checkpoint")
-                    for c in games.get(game).item_labels]
+                    for c in self.kit.item_labels]
         unknown = sorted(set(options) - set(allowed))
         if unknown:
             raise InvalidConfigError(f"agent 'neural' has no option {unknown[0]!r}; its "
@@ -107,27 +108,32 @@ class NeuralAgent(Agent):
             self._data, self.path = None, None
             self._label = label or "neural"
         self._contract_data: list[tuple[dict, str]] = []  # checkpoint_CONTRACT's, loaded
-        if net.obs_size > games.get(game).obs_size:  # fewer: made before pieces were added
+        if net.obs_size > self.kit.obs_size:  # fewer: made before pieces were added
             raise InvalidConfigError(f"network observes {net.obs_size} values; {game} "
-                                     f"observations have {games.get(game).obs_size}")
+                                     f"observations have {self.kit.obs_size}")
         self.net = net
         self.device = next(net.parameters()).device
         self.nets, self.net_of = self._contract_networks(options)
         # where the observation shows the contract (the networks' choice without a prior;
         # only games with contracts have the piece, and only they can name a second network)
-        self._contract_piece = (games.get(game).tag.observer.SPEC.slice("contract")
+        self._contract_piece = (self.kit.tag.observer.SPEC.slice("contract")
                                 if len(self.nets) > 1 else None)
         self._packed = self._pack() if self.device.type == "cpu" else None
         self.prior, self.margins = self._prior(options, prior)
         # the compiled call without numba typing the agent's tags and weights each time
         self._greedy_nb = Rebound(greedy_actions, varying=(0, 1))
-        self._over_prior_nb = Rebound(greedy_over_prior, varying=(2, 3, 6, 7, 8, 9))
+        self._over_prior_nb = Rebound(greedy_over_prior, varying=(2, 3, 4, 5, 6, 7))
+        self._critic_parts = None
+        if self._packed is not None and self.prior is not None:
+            p = self.prior
+            self._critic_parts = (Prior(p.policies, p.kind, p.params),
+                                  Critic(self.net_of, self.margins, *self._packed))
 
     def _contract_networks(self, options: dict):
         """The agent's networks (``checkpoint``'s first, then each other one that a
         ``checkpoint_CONTRACT`` names) and, int64, the network of each contract: ``[0]``
         where no contract is in play, ``[1 + c]`` in contract ``c``."""
-        contracts = games.get(self.game).item_labels
+        contracts = self.kit.item_labels
         nets, net_of, paths = [self.net], np.zeros(1 + len(contracts), dtype=np.int64), [None]
         for c, contract in enumerate(contracts):
             key = f"checkpoint_{contract}"
@@ -187,7 +193,7 @@ class NeuralAgent(Agent):
         if prior is None or not is_compiled(prior):
             raise InvalidConfigError(f"agent 'neural': prior must name a compiled agent of "
                                      f"{self.game} (e.g. heuristic), got {spec!r}")
-        contracts = games.get(self.game).item_labels
+        contracts = self.kit.item_labels
         margin = options.get("margin", 0)
         points = [margin] + [options.get(f"margin_{c}", margin) for c in contracts]
         self._label += f",prior={spec},margin={margin:g}" + "".join(
@@ -242,13 +248,10 @@ class NeuralAgent(Agent):
         return weights[0], biases[0], widths
 
     def critic_parts(self):
-        """``greedy_over_prior``'s arguments that are the agent's own, ``(policies, kind,
-        params, margins, nets, weights, biases, widths)``, where it is the critic of a prior
-        with compiled forwards (its ``act`` is then that kernel with them), else None."""
-        if self._packed is None or self.prior is None:
-            return None
-        p = self.prior
-        return (p.policies, p.kind, p.params, self.margins, self.net_of, *self._packed)
+        """``greedy_over_prior``'s arguments that are the agent's own, ``(Prior, Critic)``,
+        where it is the critic of a prior with compiled forwards (its ``act`` is then that
+        kernel with them), else None."""
+        return self._critic_parts
 
     def _observed_networks(self, obs: np.ndarray):
         """The network of each row by the contract its observation shows (``net_of``); None
@@ -288,11 +291,12 @@ class NeuralAgent(Agent):
                 f"at a table: cardsim tournament, simulate, the environments' opponents)")
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         legal = np.ascontiguousarray(legal_masks, dtype=np.bool_)
-        if self._packed is not None:
-            e, p = observations.engine, self.prior
-            return self._over_prior_nb(e.game, p.policies, e.states, e.R, p.kind, p.params,
-                                       e.rng, np.ascontiguousarray(e.rows, dtype=np.int64),
-                                       obs, legal, self.margins, self.net_of, *self._packed)
+        if self._critic_parts is not None:
+            e = observations.engine
+            prior, critic = self._critic_parts
+            return self._over_prior_nb(e.game, prior, e.states, e.R, e.rng,
+                                       np.ascontiguousarray(e.rows, dtype=np.int64), obs, legal,
+                                       critic)
         prior = np.asarray(self.prior.act(observations, legal_masks), dtype=np.int64)
         e = observations.engine
         contracts = contracts_in_play(e.game, e.states, np.ascontiguousarray(e.rows,

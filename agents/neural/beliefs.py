@@ -17,26 +17,25 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from cardsim import games
+from cardsim.games import Game
 from cardsim.errors import CheckpointError
 
 PLACES = 4                       # 0: the dead stock; k = 1..3: the seat k after the observer
 ALGORITHM = "beliefs"
 
 
-def output_size(game: str) -> int:
+def output_size(game: Game) -> int:
     """Outputs of a belief network of ``game``: a logit per card and place."""
-    return games.get(game).num_cards * PLACES
+    return game.num_cards * PLACES
 
 
-def true_places(game: str, states: np.ndarray, seats: int) -> np.ndarray:
+def true_places(game: Game, states: np.ndarray, seats: int) -> np.ndarray:
     """Where each card lies in each engine state row, seen from the seat to act: an int8
     array (rows, cards) holding the place (0 the dead stock, k the seat k after the one to
     act), or -1 for a card that seat sees (its own, or played). What a belief network is
     trained to predict."""
-    kit = games.get(game)
-    L = kit.layout
-    n_cards = kit.num_cards
+    L = game.layout
+    n_cards = game.num_cards
     states = np.asarray(states)
     rows = np.arange(len(states))
     me = states[:, L.TURN]
@@ -53,11 +52,11 @@ def true_places(game: str, states: np.ndarray, seats: int) -> np.ndarray:
 class Beliefs:
     """A loaded belief network: ``log_places(observations)`` for a batch."""
 
-    def __init__(self, data: dict, path):
+    def __init__(self, data: dict, path, game: Game):
         self.data, self.path = data, path
         self.net = data["net"]
         self.game = data["game"]
-        self.cards = games.get(self.game).num_cards
+        self.cards = game.num_cards
         config = (data.get("training") or {}).get("config") or {}
         # "sampler": the network learnt what to add to the sampler's own chances
         self.prior = (config.get("args") or {}).get("prior", "none")
@@ -85,16 +84,16 @@ class Beliefs:
         check_rules(self.data, rules, self.path)
 
 
-def load_beliefs(text: str, game: str) -> Beliefs:
+def load_beliefs(text: str, game: Game) -> Beliefs:
     """The belief network a ``beliefs`` option names (a model zoo name, a file or a training
     run directory), checked: a neural checkpoint of ``game`` whose algorithm is beliefs."""
     from agents.neural.checkpoint import load_checkpoint
     from agents.neural.zoo import checkpoint_path
 
     path = checkpoint_path(text)
-    data = load_checkpoint(path, game=game)
+    data = load_checkpoint(path, game=game.name)
     if data.get("algorithm") != ALGORITHM or data["net"].num_actions != output_size(game):
         raise CheckpointError(f"checkpoint {path} is not a belief network (its algorithm is "
                               f"{data.get('algorithm')!r}); pimc:beliefs= takes one trained "
                               f"with algorithm beliefs")
-    return Beliefs(data, path)
+    return Beliefs(data, path, game)

@@ -27,16 +27,17 @@ from pathlib import Path
 import torch
 
 from cardsim import games
+from cardsim.games import Game
 from cardsim.errors import CheckpointError
 
 FORMAT, VERSION = "cardsim-neural", 1
 
 
-def observation_spec_hash(game: str, size: int | None = None) -> str | None:
+def observation_spec_hash(game: Game, size: int | None = None) -> str | None:
     """A short hash of the game's observation pieces (names, sizes, encodings, order); with
     ``size``, of the first pieces that fill exactly ``size`` entries (None where no piece ends
     there)."""
-    spec = games.get(game).observer.SPEC
+    spec = game.observer.SPEC
     lines = spec.describe().split("\n")
     if size is not None:
         ends = [p.offset + p.size for p in spec.pieces]
@@ -51,7 +52,7 @@ def checkpoint_bytes(net, game: str, rules, algorithm: str, training: dict | Non
     data = {
         "format": FORMAT, "version": VERSION,
         "game": game, "rules": rules.to_dict(), "rules_hash": rules.rules_hash(),
-        "observation": {"size": games.get(game).obs_size, "hash": observation_spec_hash(game)},
+        "observation": {"size": rules.game.obs_size, "hash": observation_spec_hash(rules.game)},
         "network": net.spec(), "model": net.state_dict(), "algorithm": algorithm,
         "training": training,
     }
@@ -85,16 +86,17 @@ def load_checkpoint(path, game: str | None = None, rules=None) -> dict:
         raise CheckpointError(f"checkpoint {path} is for {data['game']}, not {game}")
     if data["game"] not in games.GAMES:
         raise CheckpointError(f"checkpoint {path} is for an unknown game {data['game']!r}")
-    expected = observation_spec_hash(data["game"])
+    kit = games.get(data["game"])
+    expected = observation_spec_hash(kit)
     seen = data.get("observation", {})
     size = seen.get("size")
     earlier = isinstance(size, int) and 0 < size and seen.get("hash") == observation_spec_hash(
-        data["game"], size)  # the spec of its day: the first pieces of today's
+        kit, size)  # the spec of its day: the first pieces of today's
     if not earlier:
         raise CheckpointError(
             f"checkpoint {path} was made for another observation spec (size "
             f"{seen.get('size')}, hash {seen.get('hash')}); this cardsim's {data['game']} "
-            f"observations have size {games.get(data['game']).obs_size}, hash {expected}")
+            f"observations have size {kit.obs_size}, hash {expected}")
     if rules is not None:
         check_rules(data, rules, path)
     try:

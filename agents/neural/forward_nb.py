@@ -23,6 +23,8 @@ observation size, each hidden width and the number of actions.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -31,10 +33,45 @@ from cardsim.game_nb import item_label
 from cardsim.policy_nb import choose
 
 
-def pack_weights(layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(weights, biases, widths)`` for ``greedy_actions`` from ``layers``, the (weight,
-    bias) float arrays of the hidden layers and then of the action head, each weight as torch
-    keeps it: (outputs, inputs)."""
+class Network(NamedTuple):
+    """One network's packed weights, what the kernels' forward reads."""
+
+    weights: np.ndarray  # float32: each layer's (inputs, outputs) matrix, layer after layer
+    biases: np.ndarray   # float32: each layer's biases, in the same order
+    widths: np.ndarray   # int64: the observation size, each hidden width, the action count
+
+
+class Critic(NamedTuple):
+    """Value networks judging a compiled prior's actions (the ``neural`` agent's
+    ``prior=``), one network per contract, all of the same ``widths``."""
+
+    nets: np.ndarray     # int64: the network of each contract, [0] where none is in play
+    margins: np.ndarray  # float32: by how much the network's best beats the prior's, per net
+    weights: np.ndarray  # float32 (networks, ...): each network's packed weights, a row each
+    biases: np.ndarray   # float32 (networks, ...): each network's biases, a row each
+    widths: np.ndarray   # int64: the widths the networks share
+
+
+class Prior(NamedTuple):
+    """A compiled policy whose action a network keeps unless it beats it by a margin."""
+
+    policies: object     # the policy set it is compiled in (cardsim.policy_nb)
+    kind: int            # its kind in that set
+    params: np.ndarray   # its options
+
+
+class Scratch(NamedTuple):
+    """The work arrays of one forward at a time (``scratch``)."""
+
+    x: np.ndarray        # float32: a layer's nonzero inputs
+    nz: np.ndarray       # uint64: where they are
+    h: np.ndarray        # float32: the layer's outputs (the last layer's: the values)
+
+
+def pack_weights(layers) -> Network:
+    """``Network(weights, biases, widths)`` for ``greedy_actions`` from ``layers``, the
+    (weight, bias) float arrays of the hidden layers and then of the action head, each weight
+    as torch keeps it: (outputs, inputs)."""
     weights, biases, widths = [], [], [np.asarray(layers[0][0]).shape[1]]
     for i, (w, b) in enumerate(layers):
         w = np.asarray(w, dtype=np.float32)
@@ -44,8 +81,9 @@ def pack_weights(layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         weights.append(w.T.ravel())
         biases.append(np.asarray(b, dtype=np.float32))
         widths.append(w.shape[0])
-    return (np.ascontiguousarray(np.concatenate(weights)),
-            np.ascontiguousarray(np.concatenate(biases)), np.array(widths, dtype=np.int64))
+    return Network(np.ascontiguousarray(np.concatenate(weights)),
+                   np.ascontiguousarray(np.concatenate(biases)),
+                   np.array(widths, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -55,8 +93,8 @@ def scratch(widths):
     widest = 0
     for k in range(widths.shape[0]):
         widest = max(widest, widths[k])
-    return (np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.uint64),
-            np.empty(widest, dtype=np.float32))
+    return Scratch(np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.uint64),
+                   np.empty(widest, dtype=np.float32))
 
 
 @njit(cache=True)
@@ -155,35 +193,32 @@ def greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h):
 
 
 @njit(cache=True)
-def greedy_over_prior(game, policies, S, R, kind, params, rng, rows, obs, legal, margins,
-                      nets, weights, biases, widths):
+def greedy_over_prior(game, prior, S, R, rng, rows, obs, legal, critic):
     """For each row ``i`` of ``obs``, the network's best legal action (``greedy_actions``'s
     choice) where its output beats that of the prior's action by more than the margin (in
-    the network's units), else the prior's action: int64 (n,). The prior is compiled policy
-    ``kind`` (``params``) deciding engine row ``S[rows[i]]`` with that row's generator, as
+    the network's units), else the prior's action: int64 (n,). The ``prior`` is a compiled
+    policy deciding engine row ``S[rows[i]]`` with that row's generator, as
     ``cardsim.table_nb.act_rows`` has it decide: one call for both, whose Python-side cost
-    is most of a one-game decision. The margin is ``margins[c + 1]`` for the contract ``c``
-    in play (Barbu), ``margins[0]`` where there is none (Debertz, a contract not yet
-    chosen); the network is that of the contract too, ``nets[c + 1]``: a row of ``weights``
-    and ``biases`` (one row per network, each of ``widths``)."""
-    x, nz, h = scratch(widths)
+    is most of a one-game decision. The margin is ``critic.margins[c + 1]`` for the contract
+    ``c`` in play (Barbu), ``critic.margins[0]`` where there is none (Debertz, a contract not
+    yet chosen); the network is that of the contract too, ``critic.nets[c + 1]``."""
+    work = scratch(critic.widths)
     out = np.zeros(obs.shape[0], dtype=np.int64)
     for i in range(obs.shape[0]):
-        out[i] = critic_row(game, policies, S, R, kind, params, rng, rows[i], obs[i], legal[i],
-                            margins, nets, weights, biases, widths, x, nz, h)
+        out[i] = critic_row(game, prior, S, R, rng, rows[i], obs[i], legal[i], critic, work)
     return out
 
 
 @njit(cache=True, inline="always")
-def critic_row(game, policies, S, R, kind, params, rng, g, obs_row, legal_row, margins, nets,
-               weights, biases, widths, x, nz, h):
+def critic_row(game, prior, S, R, rng, g, obs_row, legal_row, critic, work):
     """``greedy_over_prior``'s action for engine row ``S[g]`` (generator ``rng[g]``), whose
-    observation is ``obs_row`` and legal mask ``legal_row``; ``x``, ``nz``, ``h``: scratch."""
+    observation is ``obs_row`` and legal mask ``legal_row``; ``work``: ``scratch``."""
     c = contract_in_play(game, S[g]) + 1
-    prior = choose(policies, game, kind, params, S[g], R, rng, g)
-    k = nets[c]
-    forward_row(obs_row, weights[k], biases[k], widths, x, nz, h)
-    return over_prior(h, best_legal(h, legal_row), prior, margins[c])
+    prior_action = choose(prior.policies, game, prior.kind, prior.params, S[g], R, rng, g)
+    k = critic.nets[c]
+    forward_row(obs_row, critic.weights[k], critic.biases[k], critic.widths, work.x, work.nz,
+                work.h)
+    return over_prior(work.h, best_legal(work.h, legal_row), prior_action, critic.margins[c])
 
 
 @njit(cache=True, inline="always")

@@ -41,14 +41,6 @@ def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) 
     return summary(stats, rules, seed, whole, seconds)
 
 
-def bench(rules, hands: int, threads: int) -> dict:
-    """Throughput of random single deals on the compiled fast path
-    (``cardsim.barbu.summary.bench``); ``rules`` has nothing that changes it."""
-    from cardsim.barbu.summary import bench as run
-
-    return run(hands=hands, threads=threads)
-
-
 def record_line(st: np.ndarray, rules, seed: int) -> str:
     """The cardsim-barbu/1 hand record of the deal just ended in row ``st``, as one JSON line."""
     from cardsim.barbu.record import to_json_line

@@ -1,5 +1,5 @@
-"""What the command line calls for Barbu: ``summarize`` (the summary dict of a simulation's
-statistics) and ``bench`` (throughput of the compiled random-play fast path).
+"""What the command line calls for Barbu: ``summarize``, the summary dict of a simulation's
+statistics (the engine's benchmark: cardsim.engine_bench).
 
 Results are identical for any thread count: every item is fixed by (seed, item) and the
 statistics are integer sums (simulate_nb).
@@ -7,26 +7,11 @@ statistics are integer sums (simulate_nb).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from cardsim.barbu import actions as A
 from cardsim.barbu import simulate_nb as S
 from cardsim.barbu.rules import BarbuRules
-from cardsim.errors import InvalidConfigError
-from cardsim.runtime import peak_memory_mb
-from cardsim.runtime import threads as threads_for_run
-
-MAX_BLOCKS = 256      # blocks of a run (does not change results, only load balance)
-
-
-def _positive(name, v):
-    if v is None:
-        return None
-    if type(v) is not int or v <= 0:
-        raise InvalidConfigError(f"{name} must be a positive integer, got {v!r}")
-    return v
 
 
 def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,
@@ -82,25 +67,3 @@ def summarize(stats: np.ndarray, rules: BarbuRules, seed: int, whole: bool,
     return out
 
 
-def bench(hands: int = 2_000_000, threads: int = 2, seed: int = 0) -> dict:
-    """Throughput of random single deals (hands mode, random contract choice and doubling)
-    on the compiled fast path. ``compile_s``: the first call (compiling, or loading numba's
-    cache). ``peak_memory_mb``: the process's peak resident set size."""
-    hands = _positive("hands", hands)
-    R = BarbuRules().pack()
-    with threads_for_run(threads):
-        t0 = time.perf_counter()
-        S.simulate_random(R, seed, 0, 28, False, 2)
-        compile_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        stats = S.simulate_random(R, seed, 0, hands, False, min(MAX_BLOCKS, hands))
-        seconds = time.perf_counter() - t0
-    return {
-        "game": "barbu",
-        "hands": int(stats[S.S_DEALS]),
-        "threads": threads,
-        "seconds": seconds,
-        "hands_per_s": hands / seconds if seconds > 0 else float("inf"),
-        "compile_s": compile_s,
-        "peak_memory_mb": peak_memory_mb(),
-    }

@@ -41,14 +41,6 @@ def summarize(stats: np.ndarray, rules, seed: int, whole: bool, seconds: float) 
     return summary(stats, rules, seconds)
 
 
-def bench(rules, hands: int, threads: int) -> dict:
-    """Throughput of the compiled random-play path over ``hands`` deals under ``rules`` on
-    ``threads`` numba threads (``cardsim.debertz.summary.bench``)."""
-    from cardsim.debertz.summary import bench as run
-
-    return run(rules, hands=hands, threads=threads)
-
-
 def record_line(st: np.ndarray, rules, seed: int) -> str:
     """The hand record of the deal just ended in row ``st`` as a compact JSON line."""
     from cardsim.debertz.record_row import record_of_row

@@ -52,7 +52,7 @@ class DebertzGame:
 
     @classmethod
     def from_deal(cls, rules: DebertzRules, hands: Sequence, turnup, stock: Sequence = (),
-                  dealer: int = 0, scores: Sequence[int] | None = None,
+                  *, dealer: int = 0, scores: Sequence[int] | None = None,
                   byte_counts: Sequence[int] | None = None, pot: int = 0, seed: int = 0,
                   game_id: int = 0, deal_no: int = 0) -> "DebertzGame":
         """One game at the start of a given deal.

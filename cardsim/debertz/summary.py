@@ -1,16 +1,13 @@
-"""Debertz statistics as readable summaries, and the benchmark of the engine's compiled
-random-play fast path (``simulate_nb``). Simulations with agents: ``experiments.runs.simulate``."""
+"""Debertz statistics as readable summaries (the engine's benchmark: cardsim.engine_bench).
+Simulations with agents: ``experiments.runs.simulate``."""
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
 from cardsim.debertz import simulate_nb as SN
 from cardsim.debertz.rules import DebertzRules
-from cardsim.runtime import blocks_for, peak_memory_mb
-from cardsim.runtime import threads as threads_for_run
 
 
 def summarize(stats: np.ndarray, rules: DebertzRules, seconds: float) -> dict:
@@ -43,25 +40,3 @@ def summarize(stats: np.ndarray, rules: DebertzRules, seconds: float) -> dict:
     return out
 
 
-def bench(rules: DebertzRules, hands: int = 1_000_000, threads: int = 1, seed: int = 0) -> dict:
-    """Time the compiled random-play path over ``hands`` deals."""
-    R = rules.pack()
-    with threads_for_run(threads):
-        t0 = time.perf_counter()
-        SN.simulate_random(R, seed, 0, 1, False, 1)  # compiles, or loads the cache
-        compile_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        stats = SN.simulate_random(R, seed, 0, hands, False, blocks_for(hands, threads))
-        seconds = time.perf_counter() - t0
-    return {
-        "game": "debertz",
-        "players": rules.players,
-        "teams": rules.teams,
-        "hands": hands,
-        "threads": threads,
-        "seconds": round(seconds, 3),
-        "hands_per_s": round(hands / seconds),
-        "decisions_per_s": round(int(stats[SN.S_DECISIONS]) / seconds),
-        "compile_s": round(compile_s, 3),
-        "peak_memory_mb": round(peak_memory_mb(), 1),
-    }

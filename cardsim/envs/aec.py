@@ -157,9 +157,9 @@ class CardGameAEC(AECEnv):
 
     def _advance(self, action: int, obs_seat: int) -> int:
         all_seats = (1 << self.n_players) - 1
-        args = (self.kit.tag, RANDOM_POLICIES, self._st, self.R, action, all_seats,
-                self._kinds, self._params, self._rng, self.whole_game, self._rewards,
-                self._obs, self._legal, obs_seat)
+        args = (self.kit.tag, RANDOM_POLICIES, self._st, self.R, self._rng, action,
+                K.Players(self._kinds, self._params, all_seats), self.whole_game,
+                K.Seen(self._obs, self._legal, self._rewards), obs_seat)
         if "_bound_advance" not in self.__dict__:  # no argument typing per step (cardsim.jit)
             with compiling(f"the {self.kit.title} environment"):
                 self._bound_advance = bind(K.apply_and_advance, *args)

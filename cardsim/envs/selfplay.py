@@ -196,12 +196,7 @@ class SelfPlayBatch:
         self.opponent_rng[:] = [rng_nb.stream(self.seed, self.first_game + i, OPPONENT_KEY)
                                 for i in range(self.num_games)]
         with compiling(f"the {self.kit.title} self-play batch"):  # a first run compiles
-            K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
-                         self.kinds, self.params, np.zeros(self.num_games, dtype=np.int64),
-                         self.seed, self.game_ids, self.num_games, self.whole_game,
-                         self.same_step, self.pending, self.seats, self.obs, self._legal,
-                         self.rewards, self.done, self.final_obs, self.with_obs, self._blocks(),
-                         fresh=True)
+            self._batch_step(np.zeros(self.num_games, dtype=np.int64), fresh=True)
         return self._result()
 
     def step(self, actions) -> SelfPlayStep:
@@ -219,13 +214,19 @@ class SelfPlayBatch:
                 raise IllegalActionError(
                     f"action {int(actions[i])} of game {i} (seat {int(self.seats[i])}) is not "
                     f"legal; legal actions: {legal}")
-        # the kernel is reset's, compiled (and announced) there
-        K.batch_step(self.kit.tag, self.policies, self.states, self.R, self.opponent_rng,
-                     self.kinds, self.params, actions, self.seed, self.game_ids, self.num_games,
-                     self.whole_game, self.same_step, self.pending, self.seats, self.obs,
-                     self._legal, self.rewards, self.done, self.final_obs, self.with_obs,
-                     self._blocks())
+        self._batch_step(actions, fresh=False)  # the kernel is reset's, compiled there
         return self._result()
+
+    def _batch_step(self, actions: np.ndarray, fresh: bool) -> None:
+        """The compiled step (or, with ``fresh``, reset) of every game."""
+        batch = K.Batch(self.states, self.opponent_rng, self.game_ids, self.pending, self.seats,
+                        self.obs, self._legal, self.rewards, self.done, self.final_obs)
+        learners = sum(1 << s for s in range(len(self.kinds)) if self.kinds[s] == PYTHON)
+        episodes = K.Episodes(self.seed, self.num_games, self.whole_game, self.same_step,
+                              self.with_obs, fresh)
+        K.batch_step(self.kit.tag, self.policies, self.R, batch,
+                     K.Players(self.kinds, self.params, learners), actions, episodes,
+                     self._blocks())
 
 
 def random_legal_actions(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -324,13 +324,16 @@ class CardGameEnv(gym.Env):
         if name not in bound:
             learners, kinds = self._seat_kinds()
             args = {"begin_episode": (self.kit.tag, self._st, self.R, 0, 0, 0, True),
-                    "apply_and_advance": (self.kit.tag, self._policies, self._st, self.R, -1,
-                                          learners, kinds, self._params, self._rng,
-                                          self.whole_game, self._rewards, self._obs,
-                                          self._legal, 0)}[name]
+                    "apply_and_advance": (self.kit.tag, self._policies, self._st, self.R,
+                                          self._rng, -1, K.Players(kinds, self._params, learners),
+                                          self.whole_game, self._seen(), 0)}[name]
             with compiling(f"the {self.kit.title} environment"):
                 bound[name] = bind(getattr(K, name), *args)
         return bound[name]
+
+    def _seen(self) -> K.Seen:
+        """The buffers a step writes for the seat to act."""
+        return K.Seen(self._obs, self._legal, self._rewards)
 
     def _advance(self, action: int) -> int:
         """Apply ``action`` (-1: none), then run the other seats until the learner acts or
@@ -338,9 +341,9 @@ class CardGameEnv(gym.Env):
         asked here."""
         if self._kinds_seat != self.seat:  # the arguments around the action, built once
             learners, kinds = self._seat_kinds()
-            self._call_head = (self.kit.tag, self._policies, self._st, self.R)
-            self._call_tail = (learners, kinds, self._params, self._rng, self.whole_game,
-                               self._rewards, self._obs, self._legal, self.seat)
+            self._call_head = (self.kit.tag, self._policies, self._st, self.R, self._rng)
+            self._call_tail = (K.Players(kinds, self._params, learners), self.whole_game,
+                               self._seen(), self.seat)
             self._kinds_seat = self.seat
         advance = self._kernel("apply_and_advance")
         args, rest = self._call_head, self._call_tail

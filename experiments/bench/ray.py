@@ -135,13 +135,12 @@ def main(argv=None) -> None:
 
     import ray
 
-    from cardsim import games
     from experiments.cli import make_rules
     from experiments.runs.executor import RayExecutor
     from experiments.runs.simulate import simulate
 
     rules = make_rules("debertz")
-    num_stats = games.get("debertz").num_stats
+    num_stats = rules.game.num_stats
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     t0 = time.perf_counter()
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False,

@@ -39,14 +39,14 @@ def bench(game: str, deals: int, batch: int, threads: int) -> dict:
     agent, on ``threads`` numba threads (after a compile run). Returns the figures printed:
     seconds, the Python agent's decisions per second, its act calls, deals per second and the mean
     points difference."""
-    from cardsim import games
     from cardsim.table import Seating, Table
     from experiments.cli import make_rules
     from experiments.tournaments.tournament import seating_patterns
     from agents.registry import make_agent
 
-    rules = make_rules(game, players=min(games.get(game).player_counts))
-    table = Table(game, rules, batch=batch)
+    rules = make_rules(game)  # the game's default table (Debertz: the smallest, 2 players)
+    kit = rules.game
+    table = Table(kit, rules, batch=batch)
     agent = FirstLegal()
     seating = Seating([agent, make_agent("heuristic", game)], seating_patterns(rules, 0, 1))
     table.duplicate(seating, 0, 0, 64, False, n_threads=threads)  # compile or load the cache
@@ -55,7 +55,7 @@ def bench(game: str, deals: int, batch: int, threads: int) -> dict:
     points = table.duplicate(seating, 1, 0, deals, False, n_threads=threads)[0]
     seconds = time.perf_counter() - t0
     patterns = seating.patterns.shape[0]
-    return {"game": game, "players": games.get(game).players(rules), "deals": deals,
+    return {"game": game, "players": kit.players(rules), "deals": deals,
             "patterns": patterns, "batch": batch, "threads": threads,
             "seconds": round(seconds, 3),
             "python_decisions_per_s": round(agent.decisions / seconds),

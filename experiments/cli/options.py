@@ -166,11 +166,10 @@ def make_rules(game: str, players=None, teams=False, overrides=()):
 def seat_agents(game: str, rules, specs: list[str], seat: int) -> list:
     """The agents of a table where a person sits in ``seat``: ``specs`` gives one agent for
     every other seat, or one per other seat in seat order."""
-    from cardsim import games
     from cardsim.errors import InvalidConfigError
     from experiments.play.session import make_seat_agents
 
-    n = games.get(game).players(rules)
+    n = rules.game.players(rules)
     if not 0 <= seat < n:
         raise InvalidConfigError(f"--seat must be a seat 0..{n - 1}, got {seat}")
     others = n - 1

@@ -40,9 +40,7 @@ def run(args, progress) -> int:
     """Play the simulation or the benchmark of ``args`` and print its summary."""
     rules = make_rules(args.game, args.players, args.teams, args.rule)
     if args.command == "bench":
-        from cardsim import games
-
-        result = games.get(args.game).bench(rules, hands=args.hands, threads=args.threads)
+        result = rules.game.bench(rules, hands=args.hands, threads=args.threads)
         print_summary(result, args.json)
         return 0
     from experiments.runs.simulate import simulate

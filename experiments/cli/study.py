@@ -54,7 +54,7 @@ def study_config(args):
     if args.players is not None or args.teams:
         fixed.update(players=base.players, teams=base.teams)
     for text in args.rule:
-        name, values = parse_rule_values(args.game, text)
+        name, values = parse_rule_values(base.game, text)
         if name in vary or name in fixed:
             raise ArgumentError(f"{name!r} is given twice (by --rule, --players or --teams); "
                                 f"give each convention once, its values separated by commas")

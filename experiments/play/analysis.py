@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim import games
 from cardsim.errors import InvalidConfigError
 
 METHODS = ("solver", "pimc", "network")
@@ -46,7 +45,7 @@ def analyse(game: str, rules, st: np.ndarray, method: str, samples: int = 8,
     from agents.registry import make_agent
     from experiments.train.labels_nb import solver_labels
 
-    kit = games.get(game)
+    kit = rules.game
     if method not in METHODS:
         raise InvalidConfigError(f"unknown analysis {method!r}; choose {', '.join(METHODS)}")
     if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from cardsim import game_nb, games
+from cardsim import game_nb
 from cardsim.errors import IllegalActionError, InvalidConfigError
 from cardsim.table import agent_label, check_agent_rules
 
@@ -62,7 +62,9 @@ class PlaySession:
 
     def __init__(self, game, rules, agents: list, seed: int = 0, item: int = 0,
                  pause_at_deal_end: bool = True, start_row: np.ndarray | None = None):
-        self.kit = games.get(game)
+        self.kit = rules.game
+        if game not in (self.kit, self.kit.name):  # the rules decide; a mismatch is a slip
+            raise InvalidConfigError(f"{self.kit.title} rules cannot play game {game!r}")
         self.game = self.kit.name
         self.rules = rules
         self.R = rules.pack()

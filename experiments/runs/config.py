@@ -86,7 +86,7 @@ class ExperimentConfig:
         ``InvalidConfigError`` for an unknown or invalid convention."""
         from cardsim import games
 
-        return games.get(self.game).rules_cls.from_dict(self.rules)
+        return games.rules_of(self.game, self.rules)
 
 
 ALLOWED = {f: t for f, t in ExperimentConfig.__annotations__.items()}

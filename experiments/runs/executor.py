@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from cardsim.errors import CardsimError, InvalidConfigError
+from experiments.runs.schema import check_known
 
 EXECUTORS = ("local", "ray")
 MAX_RETRIES = 3            # reruns of a chunk whose Ray worker died (task errors are not retried)
@@ -273,10 +274,7 @@ def check_ray_options(options: Any, where: str = "config key 'ray'",
     keys = RAY_KEYS + counts
     if not isinstance(options, dict):
         raise InvalidConfigError(f"{where} must be a mapping with keys {', '.join(keys)}")
-    unknown = [k for k in options if k not in keys]
-    if unknown:
-        raise InvalidConfigError(f"{where} has unknown key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(keys)}")
+    check_known(options, keys, "key", where)
     for key in ("num_workers", *counts):
         value = options.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)

@@ -45,7 +45,6 @@ import numpy as np
 import yaml
 
 from cardsim.errors import InvalidConfigError
-from cardsim.games import get as games_contract
 from experiments.runs.config import ExperimentConfig, config_from_dict, load_config
 from experiments.runs.schema import yaml_problem
 from experiments.runs.files import (atomic_save_npz, atomic_write_bytes, atomic_write_json,
@@ -558,7 +557,7 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
     rules = cfg.make_rules()
     whole = cfg.games is not None
     n = cfg.games if whole else cfg.deals
-    total = np.zeros(games_contract(cfg.game).num_stats, dtype=np.int64)
+    total = np.zeros(rules.game.num_stats, dtype=np.int64)
     seconds = 0.0
     made = np.array(json.dumps(made_with(cfg)))
     width = total.shape[0]
@@ -605,7 +604,7 @@ def _run_simulation(run_dir: Path, cfg: ExperimentConfig, progress: bool, execut
                 metrics.write({"lo": lo, "hi": hi, "resumed": False,
                                "seconds": float(data["seconds"])})
                 bar.update(hi - lo)
-    summary = summarize_stats(cfg.game, total, rules, cfg.seed, whole, seconds)
+    summary = summarize_stats(total, rules, cfg.seed, whole, seconds)
     summary["agents"] = cfg.agents
     summary["table"] = format_summary(summary)
     atomic_write_json(run_dir / "summary.json", summary)

@@ -25,14 +25,22 @@ def check_keys(data: Any, allowed: Iterable[str], required: Iterable[str], what:
     ``allowed`` and hold every one of ``required``."""
     if not isinstance(data, dict):
         raise InvalidConfigError(f"{what} must be a mapping of keys")
-    allowed = list(allowed)
-    unknown = [k for k in data if k not in allowed]
-    if unknown:
-        raise InvalidConfigError(f"unknown config key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(allowed)}")
+    check_known(data, allowed)
     for key in required:
         if key not in data:
             raise InvalidConfigError(f"missing config key {key!r}")
+
+
+def check_known(data: dict, allowed: Iterable[str], kind: str = "config key",
+                where: str | None = None) -> None:
+    """Every key of mapping ``data`` is one of ``allowed``; else an error naming the first
+    unknown one (a ``kind``: "config key", "gate key", ...) after ``where``, if given."""
+    allowed = list(allowed)
+    unknown = [k for k in data if k not in allowed]
+    if unknown:
+        head = f"{where}: " if where else ""
+        raise InvalidConfigError(f"{head}unknown {kind} {unknown[0]!r}; allowed keys: "
+                                 f"{', '.join(allowed)}")
 
 
 def check_name(value: Any) -> None:

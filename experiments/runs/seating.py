@@ -11,7 +11,7 @@ from cardsim.errors import InvalidConfigError
 def seat_agents(specs, game: str, rules) -> list:
     """One agent per seat from 1 spec (every seat), one per side (Debertz teams) or one per
     seat. Specs are names, import paths or agent objects (compiled or Python)."""
-    g = games.get(game)
+    g = rules.game
     specs = list(specs) if specs else ["random"]
     n, sides = g.players(rules), g.sides(rules)
     agents = [make_agent(s, game, rules) for s in specs]

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-from cardsim import games as game_contracts
 from cardsim.errors import InvalidConfigError
 from cardsim.records import RecordWriter
 from cardsim.table import Table
@@ -40,7 +39,7 @@ def _count(hands, games) -> tuple[int, bool]:
     return n, games is not None
 
 
-def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = None,
+def simulate(game: str, rules, agents=None, seed: int = 0, *, hands: int | None = None,
              games: int | None = None, n_threads: int = 1, history_path=None,
              progress: bool = False, first_item: int = 0, stats_out: list | None = None,
              executor=None, chunk: int | None = None, overwrite: bool = False) -> dict:
@@ -88,7 +87,7 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
                             progress, stats_out,
                             [getattr(a, "label", type(a).__name__) for a in seated])
     seating = seating_of(seated)
-    table = Table(game, rules)
+    table = Table(rules.game, rules)
     contract = table.game
     history = None if history_path is None else (
         lambda row: contract.record_line(row, rules, seed))
@@ -117,7 +116,7 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
     seconds = time.perf_counter() - t0
     if stats_out is not None:
         stats_out.append(stats)
-    summary = summarize_stats(game, stats, rules, seed, whole, seconds)
+    summary = summarize_stats(stats, rules, seed, whole, seconds)
     summary["compile_s"] = None if compile_s is None else round(compile_s, 3)
     summary["agents"] = [getattr(a, "label", type(a).__name__) for a in seated]
     if history_path is not None:
@@ -125,9 +124,9 @@ def simulate(game: str, rules, agents=None, seed: int = 0, hands: int | None = N
     return summary
 
 
-def summarize_stats(game, stats, rules, seed, whole, seconds) -> dict:
-    """The game's readable summary of a statistics array."""
-    return game_contracts.get(game).summarize(stats, rules, seed, whole, seconds)
+def summarize_stats(stats, rules, seed, whole, seconds) -> dict:
+    """The readable summary of a statistics array of the game of ``rules``."""
+    return rules.game.summarize(stats, rules, seed, whole, seconds)
 
 
 @dataclass(frozen=True)
@@ -166,7 +165,7 @@ def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, chunk: i
     """``simulate`` with the chunks played by ``executor``; hand records are one file in
     item order, so they are taken in order."""
     t0 = time.perf_counter()
-    stats = np.zeros(game_contracts.get(job.game).num_stats, dtype=np.int64)
+    stats = np.zeros(job.rules.game.num_stats, dtype=np.int64)
     tasks = [(lo, min(first_item + n, lo + chunk))
              for lo in range(first_item, first_item + n, chunk)]
     with progress_bar(n, progress, "game" if job.whole else "deal", what="simulate") as bar, \
@@ -181,7 +180,7 @@ def _simulate_on(executor, job: SimulationJob, n: int, first_item: int, chunk: i
     seconds = time.perf_counter() - t0
     if stats_out is not None:
         stats_out.append(stats)
-    summary = summarize_stats(job.game, stats, job.rules, job.seed, job.whole, seconds)
+    summary = summarize_stats(stats, job.rules, job.seed, job.whole, seconds)
     # paid by the workers, inside the play time: on Ray, their compiling seconds summed
     # (0.0 when every worker loaded the kernels from the cache)
     compiled = getattr(executor, "compile_s", None)

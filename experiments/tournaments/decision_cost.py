@@ -27,16 +27,17 @@ import numpy as np
 from agents.registry import make_agent
 from cardsim import game_nb as G
 from cardsim import games
+from cardsim.games import Game
 from cardsim.table import is_compiled
 from experiments.tournaments.strength_cost import decision_positions, observed_positions
 
 
-def compiled_us(agent, game: str, R, states) -> float:
+def compiled_us(agent, game: Game, R, states) -> float:
     """Mean microseconds of the compiled agent's decision over ``states``."""
     from agents.policies import SEARCH_POLICIES
     from cardsim.policy_nb import RANDOM
 
-    tag = games.get(game).tag
+    tag = game.tag
     legal = [G.legal(tag, st, R) for st in states]
     rng = np.ones(1, dtype=np.uint64)
     params = agent.params
@@ -47,7 +48,7 @@ def compiled_us(agent, game: str, R, states) -> float:
             return base + random_bit(bits, rng, 0)
     else:
         policy = next(p for p in SEARCH_POLICIES.policies if p.kind == agent.kind)
-        act = policy.function(game)
+        act = policy.function(game.name)
 
         def decide(st, base, bits):
             return act(tag, params, st, R, base, bits, rng, 0)
@@ -58,13 +59,12 @@ def compiled_us(agent, game: str, R, states) -> float:
     return (time.perf_counter() - t) * 1e6 / len(states)
 
 
-def network_us(agent, game: str, R, states) -> tuple[float, float]:
+def network_us(agent, kit: Game, R, states) -> tuple[float, float]:
     """A Python agent's microseconds per decision: one position per call (observation
     included), and per position of one call with them all."""
     from cardsim import rng_nb
     from cardsim.table import EngineRows, Observations
 
-    kit = games.get(game)
     tag = kit.tag
     rows = np.array(states)
     rng = np.array([rng_nb.stream(5, i, 0) for i in range(len(states))], dtype=np.uint64)
@@ -75,7 +75,7 @@ def network_us(agent, game: str, R, states) -> tuple[float, float]:
         view.engine = EngineRows(tag, rows, R, rng, np.arange(lo, hi, dtype=np.int64))
         return view
 
-    legal = observed_positions(game, R, states)[1]
+    legal = observed_positions(kit, R, states)[1]
     for i, st in enumerate(states):
         G.observe(tag, st, R, kit.turn(st), obs[i])
     # warmed up on every position: a path that only some positions take (a search's
@@ -108,7 +108,7 @@ def measure(game: str, rules, specs: list[str], deals: int = 12, seed: int = 500
     if torch:
         torch.set_num_threads(1)
     try:
-        states = decision_positions(game, rules.pack(), deals, seed)
+        states = decision_positions(rules.game, rules.pack(), deals, seed)
         rows = _rows(game, rules, specs, states, rounds)
     finally:  # the caller's thread counts back
         numba.set_num_threads(threads)
@@ -127,9 +127,9 @@ def _rows(game: str, rules, specs: list[str], states, rounds: int) -> list[dict]
     for _ in range(rounds):
         for agent, times in zip(agents, timings):
             if is_compiled(agent):
-                times.append((compiled_us(agent, game, R, states), None))
+                times.append((compiled_us(agent, rules.game, R, states), None))
             else:
-                times.append(network_us(agent, game, R, states))
+                times.append(network_us(agent, rules.game, R, states))
     rows = []
     for agent, times in zip(agents, timings):
         row = {"agent": agent.label, "us_per_decision": _median([t[0] for t in times])}

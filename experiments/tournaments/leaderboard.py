@@ -153,7 +153,7 @@ def table_rules(data: dict):
     from cardsim import games
     from cardsim.errors import InvalidConfigError
 
-    rules = games.get(data["game"]).make_rules(conventions=conventions_of(data["table"]))
+    rules = games.rules_of(data["game"], conventions_of(data["table"]))
     if rules.rules_hash() != data["rules_hash"]:
         raise InvalidConfigError(f"the {data['table']} ladder was run with rules "
                                  f"{data['rules_hash']}, the table's are now "

@@ -44,6 +44,7 @@ import numpy as np
 
 from agents.registry import make_agent
 from cardsim import game_nb, games
+from cardsim.games import Game
 from cardsim.barbu import actions as A
 from cardsim.barbu.game import BarbuGame
 from cardsim.debertz.game import DebertzGame
@@ -62,13 +63,12 @@ ENGINE_PHASES = {"barbu": {p: p for p in PHASES["barbu"]},
 class Seat:
     """An agent deciding one engine row at a time, from the observations a table gives."""
 
-    def __init__(self, spec: str, seed: int, game: str = "barbu", rules=None):
-        self.agent = make_agent(spec, game, rules)
+    def __init__(self, spec: str, seed: int, kit: Game, rules=None):
+        self.agent = make_agent(spec, kit.name, rules)
         self.agent.reset(seed)
         if rules is not None and hasattr(self.agent, "check_rules"):
             self.agent.check_rules(rules)
         self.label = spec
-        kit = games.get(game)
         self.tag = kit.tag
         self.obs = np.zeros((1, kit.obs_size), dtype=np.float32)
 
@@ -215,8 +215,9 @@ def seat_swap(contract: str | None, agent: str, base: str, phases=None, deals: i
                                  f"{last}, got {' '.join(map(str, tricks))}")
     if type(deals) is not int or deals < 1:
         raise InvalidConfigError(f"deals must be a positive integer, got {deals!r}")
-    base_seat = Seat(base, seed, game, table.rules)
-    agent_seat = Seat(agent, seed, game, table.rules)
+    kit = games.get(game)
+    base_seat = Seat(base, seed, kit, table.rules)
+    agent_seat = Seat(agent, seed, kit, table.rules)
     rows = []  # per deal and seat: (first group?, each column's difference)
     labels = []  # per deal and seat: the contract the base chose (None where forced)
     for i in range(deals):

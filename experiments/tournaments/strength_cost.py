@@ -27,32 +27,31 @@ import numpy as np
 from agents.registry import make_agent
 from cardsim import game_nb as G
 from cardsim import games
+from cardsim.games import Game
 from cardsim.rng_nb import random_bit
 from experiments.runs.files import atomic_write_json, check_output_folder
 from experiments.tournaments.tournament import tournament
 
 
-def decision_positions(game, R, count, seed):
+def decision_positions(game: Game, R, count, seed):
     """Every decision (two or more legal actions) of ``count`` deals of random play: bids or
     contract choices, doubles, the swap, card play at every trick."""
-    g = games.get(game)
     rng = np.array([np.uint64(seed)], dtype=np.uint64)
     states = []
     for item in range(count):
-        st = np.zeros(g.layout.STATE_WIDTH, dtype=np.int64)
-        G.init_item(g.tag, st, R, seed, item, False)
-        while not G.deal_over(g.tag, st):
-            base, bits = G.legal(g.tag, st, R)
+        st = np.zeros(game.layout.STATE_WIDTH, dtype=np.int64)
+        G.init_item(game.tag, st, R, seed, item, False)
+        while not G.deal_over(game.tag, st):
+            base, bits = G.legal(game.tag, st, R)
             if bits & (bits - 1):
                 states.append(st.copy())
-            G.step(g.tag, st, R, base + random_bit(bits, rng, 0))
+            G.step(game.tag, st, R, base + random_bit(bits, rng, 0))
     return states
 
 
-def observed_positions(game, R, states):
+def observed_positions(kit: Game, R, states):
     """What a Python agent is handed for each of ``states``: the observation of the seat to
     act (float32, (n, observation size)) and the legal actions (bool, (n, actions))."""
-    kit = games.get(game)
     obs = np.zeros((len(states), kit.obs_size), dtype=np.float32)
     legal = np.zeros((len(states), kit.num_actions), dtype=np.bool_)
     for i, st in enumerate(states):
@@ -62,20 +61,20 @@ def observed_positions(game, R, states):
     return obs, legal
 
 
-def pimc_decision(game):
+def pimc_decision(game: Game):
     """The game's compiled ``pimc`` policy as ``decide(st, R, base, bits, params, rng)``."""
     from agents.policies import PIMC
 
-    act = PIMC.function(game)
-    tag = games.get(game).tag
+    act = PIMC.function(game.name)
+    tag = game.tag
     return lambda st, R, base, bits, params, rng: act(tag, params, st, R, base, bits, rng, 0)
 
 
-def ms_per_decision(agent, game, R, states):
+def ms_per_decision(agent, game: Game, R, states):
     """Milliseconds the compiled pimc ``agent`` spends per decision over the positions ``states``
     (rules ``R``), on the calling thread, after one call that compiles."""
     decide = pimc_decision(game)
-    tag = games.get(game).tag
+    tag = game.tag
     rng = np.ones(1, dtype=np.uint64)
     legal = [G.legal(tag, st, R) for st in states]
     decide(states[0], R, *legal[0], agent.params, rng)  # compiled
@@ -114,7 +113,7 @@ def main(argv=None):
              f"{game.title} {game.players(rules)} players"
              f"{' in teams' if getattr(rules, 'teams', False) else ''}")
     R = rules.pack()
-    states = decision_positions(args.game, R, 12, args.seed + 1)
+    states = decision_positions(game, R, 12, args.seed + 1)
     extra = f",{args.options}" if args.options else ""
     make_agent(f"pimc:samples=1{extra}", args.game)  # a bad option fails before any run
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
@@ -124,7 +123,7 @@ def main(argv=None):
     rows = []
     for k in ks:
         spec = f"pimc:samples={k}{extra}"
-        ms = ms_per_decision(make_agent(spec, args.game), args.game, R, states)
+        ms = ms_per_decision(make_agent(spec, args.game), game, R, states)
         result = tournament(args.game, rules, [spec, "heuristic"], deals=args.deals,
                             seed=args.seed, n_threads=args.threads, by_contract=by_contract)
         diff = result["pairings"][0]

@@ -36,9 +36,11 @@ from fractions import Fraction
 import numpy as np
 
 from cardsim import games
+from cardsim.games import Game
 from cardsim.errors import InvalidConfigError
 from experiments.runs.limits import check_count
 from experiments.tournaments.stats import Z95, Moments
+from experiments.tournaments.tournament import unique_labels
 
 FORMAT = "cardsim-study/1"
 CHUNK = 1 << 15
@@ -47,11 +49,11 @@ DEFAULT_AGENTS = ("heuristic",)
 FIXED_BY_TABLE = ("players", "teams")  # they change the deal itself: one study per table
 
 
-def parse_rule_values(game: str, text: str) -> tuple[str, list]:
+def parse_rule_values(game: Game, text: str) -> tuple[str, list]:
     """``NAME=V1,V2,...`` of the command line as (name, [values]), each value converted as
     ``--rule NAME=VALUE`` converts it and checked against what the convention allows (one-line
     errors naming the allowed values)."""
-    cls = games.get(game).rules_cls
+    cls = game.rules_cls
     if "=" not in text:
         raise InvalidConfigError(f"--rule {text!r} must look like NAME=VALUE or "
                                  f"NAME=V1,V2,...")
@@ -63,10 +65,10 @@ def parse_rule_values(game: str, text: str) -> tuple[str, list]:
     return name, parsed
 
 
-def check_value(game: str, name: str, value) -> None:
+def check_value(game: Game, name: str, value) -> None:
     """An error naming the allowed values when ``value`` is not one of convention ``name``
     (``RulesBase.check_value``)."""
-    games.get(game).rules_cls.check_value(name, value)
+    game.rules_cls.check_value(name, value)
 
 
 def _text(value) -> str:
@@ -74,13 +76,8 @@ def _text(value) -> str:
 
 
 def _variant_labels(vary: dict, combos: list[tuple]) -> list[str]:
-    labels = [", ".join(f"{k}={_text(v)}" for k, v in zip(vary, combo)) for combo in combos]
-    seen: dict[str, int] = {}
-    out = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
-    return out
+    return unique_labels([", ".join(f"{k}={_text(v)}" for k, v in zip(vary, combo))
+                          for combo in combos], mark=" #")
 
 
 @dataclass
@@ -134,9 +131,10 @@ class Study:
         from experiments.runs.seating import seat_agents, seating_of
         from experiments.tournaments.tournament import seating_patterns
 
-        g = games.get(game)
         self.game, self.seed = game, seed
         self.base = dict(rules or {})
+        self.rules = base_rules = games.rules_of(game, self.base)
+        g = self.kit = base_rules.game
         self.vary = {k: list(v) for k, v in (vary or {}).items()}
         if not self.vary:
             raise InvalidConfigError("a study varies at least one convention: give "
@@ -153,12 +151,10 @@ class Study:
                 raise InvalidConfigError(f"varied rule {name!r} needs two or more values, "
                                          f"got {values!r}")
             for v in values:
-                check_value(game, name, v)
+                check_value(g, name, v)
         self.whole = games_count is not None
         self.unit = "games" if self.whole else "deals"
         self.items = check_count(self.unit, games_count if self.whole else deals, "study")
-        base_rules = g.rules_cls.from_dict(self.base)
-        self.rules = base_rules
         combos = list(itertools.product(*self.vary.values()))
         self.variant_rules = [g.rules_cls.from_dict({**self.base, **dict(zip(self.vary, c))})
                               for c in combos]
@@ -215,12 +211,12 @@ class Study:
         from cardsim.table import Seating, Table
         from experiments.tournaments import tally_nb
 
-        g = games.get(self.game)
+        g = self.kit
         n = hi - lo
         V, M = self.shape
         out = np.zeros((n, V, M), dtype=np.int64)
         for v, rules in enumerate(self.variant_rules):
-            table = Table(self.game, rules)
+            table = Table(g, rules)
             measure = g.measures.game_measures if self.whole else g.measures.deal_measures
             for k, S, stats in table.end_rows(self.seatings[v], self.seed, lo, n, self.whole,
                                               n_threads):

@@ -30,8 +30,8 @@ import numpy as np
 
 from agents.registry import make_agent, parse_spec
 from cardsim import games
+from cardsim.games import Game
 from cardsim.decision_cost_nb import DECISIONS, empty_cost, us_per_decision
-from cardsim.games import get as games_contract
 from cardsim.errors import InvalidConfigError
 from cardsim.table import Seating, Table, agent_label
 from experiments.runs.limits import check_count
@@ -51,7 +51,7 @@ CHUNK = 1 << 15                    # items per compiled call
 def seating_patterns(rules, a: int, b: int) -> np.ndarray:
     """Rows: agent index per seat. Teams and 2 players: the two swaps; otherwise each agent
     alone in each seat against the other agent in every other seat."""
-    g = games.get(rules.GAME)
+    g = rules.game
     n = g.players(rules)
     if g.sides(rules) == 2:
         rows = [[a if g.side_of(rules, s) == 0 else b for s in range(n)],
@@ -84,7 +84,7 @@ class Tournament:
                  by_contract: bool = False):
         if deals is not None and games is not None:
             raise InvalidConfigError("give either deals or games, not both")
-        if by_contract and (not _has_contracts(game) or games is not None or not duplicate):
+        if by_contract and (not rules.game.item_labels or games is not None or not duplicate):
             raise InvalidConfigError("by_contract needs Barbu, single deals and duplicate play")
         self.by_contract = by_contract
         self.game, self.rules, self.seed = game, rules, seed
@@ -101,15 +101,15 @@ class Tournament:
         # the specs as given, when every agent is named by one (what can be played again)
         self.specs = list(agent_specs) if all(isinstance(s, str) for s in agent_specs) \
             else None
-        self.labels = _unique_labels([agent_label(a) for a in self.agents])
-        self.groups = 1 + (len(games_contract(game).item_labels) if by_contract else 0)
+        self.labels = unique_labels([agent_label(a) for a in self.agents])
+        self.groups = 1 + (len(rules.game.item_labels) if by_contract else 0)
         self.pairings = [Pairing(a, b, seating_patterns(rules, a, b),
                                  PairingTally(self.groups, self.items))
                          for a, b in itertools.combinations(range(len(self.agents)), 2)]
         if len(self.pairings) > 1:  # every pairing plays every item
             check_count(f"{'games' if self.whole else 'deals'} x {len(self.pairings)} "
                         f"pairings", self.items * len(self.pairings), "tournament")
-        self.table = Table(game, rules)
+        self.table = Table(rules.game, rules)
 
     def chunks(self, chunk: int = CHUNK):
         """(pairing index, lo, hi) of every chunk of work, in a fixed order."""
@@ -248,7 +248,7 @@ class Tournament:
                 "difference_ci95": half,
                 "significant": half is not None and abs(diff) > half,
                 "win_rate": t.win_rates() if self.whole else None,
-                "by_contract": _by_contract(self.game, t) if self.by_contract else None,
+                "by_contract": _by_contract(self.rules.game, t) if self.by_contract else None,
             })
         for i, label in enumerate(self.labels):
             m = self.agent_moments(i)
@@ -334,10 +334,10 @@ def play_chunk_tally(context, task, n_threads: int = 1):
     return t.tally_chunk(k, lo, hi, result, cost), rows
 
 
-def _by_contract(game: str, t: PairingTally) -> list[dict]:
+def _by_contract(game: Game, t: PairingTally) -> list[dict]:
     """Per Barbu contract: items, both agents' mean deal scores, the difference and its CI."""
     rows = []
-    for c, name in enumerate(games.get(game).item_labels):
+    for c, name in enumerate(game.item_labels):
         m = t.moments[c + 1]
         if m[A].n:
             diff, half = m[DIFF].mean_ci()
@@ -347,20 +347,17 @@ def _by_contract(game: str, t: PairingTally) -> list[dict]:
     return rows
 
 
-def _has_contracts(game: str) -> bool:
-    return bool(games.get(game).item_labels)
-
-
-def _unique_labels(labels: list[str]) -> list[str]:
+def unique_labels(labels: list[str], mark: str = "#") -> list[str]:
+    """``labels`` with each repeat numbered (``heuristic``, ``heuristic#2``, ...)."""
     seen: dict[str, int] = {}
     out = []
     for label in labels:
         seen[label] = seen.get(label, 0) + 1
-        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+        out.append(label if seen[label] == 1 else f"{label}{mark}{seen[label]}")
     return out
 
 
-def tournament(game: str, rules, agent_specs, deals=None, games=None, duplicate=True,
+def tournament(game: str, rules, agent_specs, *, deals=None, games=None, duplicate=True,
                seed: int = 0, n_threads: int = 1, progress: bool = False,
                by_contract: bool = False, per_deal=None, executor=None,
                overwrite: bool = False) -> dict:
@@ -413,8 +410,8 @@ def format_table(result: dict) -> str:
                      f"{_num(r['ci95']):<6}" + (f"{r['win_rate']:>10.3f}" if has_wins else "")
                      + f"{_count(r.get('decisions')):>15}{_time(r.get('us_per_decision')):>13}")
     if has_wins:
-        g = games.get(result["game"])
-        sides = g.sides(g.rules_cls.from_dict(result["rules"]))
+        rules = games.rules_of(result["game"], result["rules"])
+        sides = rules.game.sides(rules)
         if sides > 2:  # every player for themselves: an even agent wins 1 game in `sides`
             lines.append(f"win rate: share of games won by the seats an agent held; with "
                          f"{sides} players each for themselves {1 / sides:.3f} is even")

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 from cardsim import rng_nb, stream_keys
 from cardsim.errors import InvalidConfigError
+from cardsim.games import Game
 from experiments.train.arguments import BeliefArgs
 from experiments.train.episodes import EpisodeBuffer
 
@@ -55,7 +56,7 @@ class BeliefTraining:
         self._agents: dict[str, object] = {}
 
     @staticmethod
-    def output_size(game: str) -> int:
+    def output_size(game: Game) -> int:
         """The network's outputs: a logit per card and place."""
         from agents.neural.beliefs import output_size
 
@@ -107,7 +108,7 @@ class BeliefTraining:
         waiting = 0
         for _ in range(steps):
             obs.append(step.obs.copy())
-            places.append(true_places(batch.game, batch.states, seats))
+            places.append(true_places(batch.kit, batch.states, seats))
             if prior_streams is not None:
                 priors.append(self._sampler_chances(batch, prior_streams))
             waiting += len(step.obs)

@@ -91,7 +91,7 @@ class TrainConfig:
         ``InvalidConfigError`` for an unknown or invalid convention."""
         from cardsim import games
 
-        return games.get(self.game).rules_cls.from_dict(self.rules)
+        return games.rules_of(self.game, self.rules)
 
     def algorithm_args(self):
         """The algorithm's arguments dataclass, filled from ``args``."""
@@ -223,16 +223,16 @@ def init_network(cfg: TrainConfig):
     from agents.neural.checkpoint import load_checkpoint
     from agents.neural.network import grown
     from agents.neural.zoo import checkpoint_path
-    from cardsim import games
     from cardsim.errors import CheckpointError
 
-    net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, cfg.make_rules())["net"]
+    rules = cfg.make_rules()
+    net = load_checkpoint(checkpoint_path(cfg.init), cfg.game, rules)["net"]
     value_head = algorithm_class(cfg.algorithm).value_head
     if (net.value_out is not None) != value_head:
         raise CheckpointError(
             f"checkpoint {cfg.init} holds a network {net.spec()}, but this run trains one "
             f"with hidden {list(cfg.hidden)} and value_head {value_head}")
-    obs_size = games.get(cfg.game).obs_size
+    obs_size = rules.game.obs_size
     if list(net.hidden) != list(cfg.hidden) or net.obs_size != obs_size:
         try:  # a larger hidden, or pieces appended to the observation since the checkpoint
             net = grown(net, cfg.hidden, obs_size)  # was made: what it computed, and room

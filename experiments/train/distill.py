@@ -51,7 +51,7 @@ def contract_columns(kit, contracts) -> np.ndarray:
     from agents.pimc_nb import contract_indices
 
     try:
-        indices = contract_indices(kit.tag, contracts)
+        indices = contract_indices(kit, contracts)
     except ValueError as e:
         raise InvalidConfigError(f"distill argument drawn_contracts: {e}") from None
     if not indices.size:
@@ -107,7 +107,7 @@ class Distill(DMC):
         return solver_labels(batch.kit.tag, batch.states, batch.R, rows,
                              self.solver_params(batch.game), self.args.samples,
                              batch.reward_scale, rng, batch.num_actions, self.args.rollouts,
-                             network, every=self.args.playouts == "network-all",
+                             network=network, every=self.args.playouts == "network-all",
                              prior_margin=self.args.prior_margin,
                              drawn_contracts=self.args.contracts(),
                              drawn_rollouts=self.args.drawn_rollouts,

@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from cardsim.errors import CardsimError, InvalidConfigError
+from experiments.runs.schema import check_known
 
 GATE_KEYS = ("opponent", "not_worse_than", "margin", "at_least")
 GATE_KINDS = ("not_worse_than", "at_least")
@@ -70,10 +71,7 @@ def check_gate(gate, where: str, first: bool) -> dict | None:
     if not isinstance(gate, dict):
         raise InvalidConfigError(f"{where}: 'gate' must be a mapping such as {{opponent: "
                                  f"heuristic, not_worse_than: previous}}, got {gate!r}")
-    unknown = [k for k in gate if k not in GATE_KEYS]
-    if unknown:
-        raise InvalidConfigError(f"{where}: unknown gate key {unknown[0]!r}; allowed: "
-                                 f"{', '.join(GATE_KEYS)}")
+    check_known(gate, GATE_KEYS, "gate key", where)
     kinds = [k for k in GATE_KINDS if k in gate]
     if len(kinds) != 1:
         raise InvalidConfigError(f"{where}: a gate has exactly one of {', '.join(GATE_KINDS)}; "

@@ -52,16 +52,22 @@ network's best beats it by more than M points. The labels then value an option a
 agent would go on, one step of policy iteration over it.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from agents.ismcts_nb import rollout_action
-from agents.neural.forward_nb import contract_in_play, greedy_legal, over_prior, scratch
+from agents.neural.forward_nb import (Network, Scratch, contract_in_play, greedy_legal,
+                                      over_prior, scratch)
 from agents.pimc_nb import (
+    PlayoutRows,
     baseline_deal,
     by_solving,
     drawn_phase,
+    drawn_playouts,
     finished_value,
+    new_playout_rows,
     phase_table,
     play_out_options,
     network_plays_out,
@@ -71,16 +77,49 @@ from agents.pimc_nb import (
     solver_table,
 )
 from cardsim.bits_nb import lowest_bit, popcount
-from cardsim.game_nb import apply_action, deal_over, legal, observe, state_width, turn
+from cardsim.game_nb import apply_action, deal_over, legal, observe, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
 
+
+class LabelOptions(NamedTuple):
+    """How ``solver_labels`` labels its rows (its arguments, as the kernels read them)."""
+
+    params: np.ndarray   # float64: a ``pimc`` option vector, whose solver options solves take
+    samples: int         # deals drawn per label, 0: the actual deal
+    rollouts: int        # heuristic play-outs per option of a decision not solved, 0: none
+    scale: float         # labels are ``scale`` x points
+    every: bool          # the network plays out every decision not solved
+    margin: float        # >= 0: its play-outs keep the heuristic's action within this margin
+    drawn: np.ndarray    # bool: decisions valued by play-outs of drawn deals (``phase_table``)
+    drawn_rollouts: int  # ... that many play-outs each
+
+
+class LabelWork(NamedTuple):
+    """A worker's work arrays."""
+
+    pos: np.ndarray      # int64: the solver's position
+    values: np.ndarray   # int64 (64,): a solve's value of each card
+    total: np.ndarray    # float64 (64,): each option's summed results
+    rows: PlayoutRows    # the deal played out and the copy each option is applied to
+
+
+class NetworkPlay(NamedTuple):
+    """The network playing deals out, with its work arrays (one worker's)."""
+
+    network: Network     # its packed weights
+    margin: float        # >= 0: over the heuristic with this margin (``over_prior``)
+    obs: np.ndarray      # float32: the observation of the seat to act
+    forward: Scratch     # its forward's work arrays
+
+
 @njit(cache=True, **WITH_REFCOUNT)
-def solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values, deal, total):
+def solved_totals(game, st, R, me, bits, params, samples, rng, g, work):
     """Each legal card's solver value summed over the actual deal (``samples`` = 0) or
-    ``samples`` drawn deals, into ``total``; returns the number of deals."""
+    ``samples`` drawn deals, into ``work.total``; returns the number of deals."""
+    pos, values, total, deal = work.pos, work.values, work.total, work.rows.deal
     tt = solver_table(game, st, R, params)
     if samples == 0:
         solver_position(game, st, R, me, pos)
@@ -113,32 +152,31 @@ def add_values(values, bits, total):
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g, deal, trial,
-                      total):
+def played_out_totals(game, st, R, base, bits, samples, rollouts, rng, g, work):
     """Each legal option's play-out result (the deal played to its end by the heuristic in
-    every seat, the game's measure as ``pimc`` takes it, less the game's baseline) summed
-    over ``rollouts`` play-outs of the actual deal (``samples`` = 0) or of as many drawn
-    deals; returns the number of play-outs."""
-    kn, ways = sample_prepare(game, st, R, me)
-    n = 0
+    every seat, the game's measure as ``pimc`` takes it for the seat to act, less the game's
+    baseline) summed into ``work.total`` over ``rollouts`` play-outs of the actual deal
+    (``samples`` = 0) or of as many drawn deals, as ``pimc`` draws them
+    (``drawn_playouts``); returns the number of play-outs."""
+    if samples > 0:
+        return drawn_playouts(game, st, R, base, bits, rollouts, 0.0, rng, g, work.total)
+    me = turn(game, st)
+    rows = work.rows
     for k in range(rollouts):
-        if samples == 0:
-            deal[:] = st
-        elif sample_deal(game, st, R, kn, ways, rng, g, deal) < 0:
-            break
-        play_out_options(game, st, R, base, bits, me, deal, trial, total, rng, g)
-        n += 1
-    return n
+        rows.deal[:] = st
+        play_out_options(game, st, R, base, bits, me, rows, work.total, rng, g)
+    return rollouts
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h, margin, rng,
-                    i):
-    """``deal`` played to the end of its deal by the network (packed ``weights``, ``biases``,
-    ``widths``) choosing greedily in every seat from what that seat observes, or with
-    ``margin`` >= 0 (the network's units) keeping the heuristic's action unless the
-    network's best beats it by more (generator ``rng[i]``); the game's measure of the result
-    for seat ``me`` (``obs``, ``x``, ``nz``, ``h``: scratch)."""
+def network_playout(game, deal, R, me, play, rng, i):
+    """``deal`` played to the end of its deal by the network (``play``) choosing greedily
+    in every seat from what that seat observes, or with ``play.margin`` >= 0 (the network's
+    units) keeping the heuristic's action unless the network's best beats it by more
+    (generator ``rng[i]``); the game's measure of the result for seat ``me``."""
+    weights, biases, widths = play.network
+    obs = play.obs
+    x, nz, h = play.forward
     while not deal_over(game, deal):
         base, bits = legal(game, deal, R)
         if popcount(bits) == 1:
@@ -146,66 +184,65 @@ def network_playout(game, deal, R, me, weights, biases, widths, obs, x, nz, h, m
         else:
             observe(game, deal, R, turn(game, deal), obs)
             action = greedy_legal(obs, base, bits, weights, biases, widths, x, nz, h)
-            if margin >= 0.0:
+            if play.margin >= 0.0:
                 action = over_prior(h, action, rollout_action(game, deal, R, base, bits, rng,
-                                                              i), margin)
+                                                              i), play.margin)
         apply_action(game, deal, R, action)
     return finished_value(game, deal, R, me)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_totals(game, st, R, me, base, bits, weights, biases, widths, baselines, rng, g,
-                   deal, trial, obs, x, nz, h, total, margin):
+def network_totals(game, st, R, base, bits, play, baselines, rng, g, work):
     """Each legal option of ``bits`` applied to the actual deal ``st`` and played out by the
-    network (``network_playout``), its result into ``total``; where the game measures an
-    option against a baseline deal (``baseline_deal``: Barbu's contract on an average hand),
-    less its mean result over ``baselines`` such deals, each played out by the network too
-    (over the heuristic with ``margin`` >= 0)."""
-    network_options(game, st, R, me, base, bits, weights, biases, widths, trial, obs, x, nz,
-                    h, total, 1.0, margin, rng, g)
+    network (``network_playout``), its result for the seat to act into ``work.total``;
+    where the game measures an option against a baseline deal (``baseline_deal``: Barbu's
+    contract on an average hand), less its mean result over ``baselines`` such deals, each
+    played out by the network too (over the heuristic with ``play.margin`` >= 0)."""
+    me = turn(game, st)
+    deal = work.rows.deal
+    deal[:] = st
+    network_options(game, R, base, bits, me, play, 1.0, rng, g, work)
     for k in range(baselines):
         if not baseline_deal(game, st, R, rng, g, deal):
             break
-        network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs,
-                        x, nz, h, total, -1.0 / baselines, margin, rng, g)
+        network_options(game, R, base, bits, me, play, -1.0 / baselines, rng, g, work)
 
 
 @njit(cache=True, **WITH_REFCOUNT)
-def network_options(game, deal, R, me, base, bits, weights, biases, widths, trial, obs, x,
-                    nz, h, total, weight, margin, rng, i):
+def network_options(game, R, base, bits, me, play, weight, rng, i, work):
     """``weight`` x the network's play-out result of each option of ``bits`` applied to a
-    copy of ``deal``, into ``total``."""
+    copy of ``work.rows.deal``, into ``work.total``."""
+    deal, trial, total = work.rows.deal, work.rows.trial, work.total
     m = bits
     while m != 0:
         b = lowest_bit(m)
         m &= m - 1
         trial[:] = deal
         apply_action(game, trial, R, base + b)
-        total[b] += weight * network_playout(game, trial, R, me, weights, biases, widths, obs,
-                                             x, nz, h, margin, rng, i)
+        total[b] += weight * network_playout(game, trial, R, me, play, rng, i)
 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
-def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, rng, labels,
-                      weights, biases, widths, every, margin, drawn, drawn_rollouts, counter,
-                      n_blocks):
+def label_rows_worker(game, states, R, rows, rng, labels, how, network, counter):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
     ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
-    actions, or none to label, are left NaN). ``widths`` empty: no network play-outs; else
-    the network plays out the game's ``network_plays_out`` decisions, or with ``every`` each
-    decision not solved. Where ``drawn[c + 1, k + 1]`` for the contract ``c`` in play and the
-    decision's ``drawn_phase`` ``k``, it gets ``drawn_rollouts`` heuristic play-outs of drawn
-    deals instead."""
-    by_network = widths.shape[0] > 0
+    actions, or none to label, are left NaN). ``network.widths`` empty: no network
+    play-outs; else the network plays out the game's ``network_plays_out`` decisions, or
+    with ``how.every`` each decision not solved. Where ``how.drawn[c + 1, k + 1]`` for the
+    contract ``c`` in play and the decision's ``drawn_phase`` ``k``, it gets
+    ``how.drawn_rollouts`` heuristic play-outs of drawn deals instead."""
+    params, samples, rollouts = how.params, how.samples, how.rollouts
+    n_blocks = label_blocks(rows.shape[0])
+    by_network = network.widths.shape[0] > 0
+    widths = network.widths
     if not by_network:
         widths = np.ones(1, dtype=np.int64)  # scratch of one value, never used
-    obs = np.zeros(widths[0], dtype=np.float32)
-    x, nz, h = scratch(widths)
-    values = np.zeros(64, dtype=np.int64)
-    total = np.zeros(64, dtype=np.float64)
-    pos = np.zeros(position_width(game), dtype=np.int64)
-    deal = np.empty(state_width(game), dtype=np.int64)
-    trial = np.empty(state_width(game), dtype=np.int64)
+    play = NetworkPlay(network, how.margin, np.zeros(widths[0], dtype=np.float32),
+                       scratch(widths))
+    work = LabelWork(np.zeros(position_width(game), dtype=np.int64),
+                     np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.float64),
+                     new_playout_rows(game))
+    total = work.total
     b = next_block(counter)
     while b < n_blocks:
         lo, hi = row_block(b, rows.shape[0], n_blocks)
@@ -218,19 +255,17 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             me = turn(game, st)
             total[:] = 0.0
             if by_solving(game, st, R, params):
-                n = solved_totals(game, st, R, me, bits, params, samples, rng, g, pos, values,
-                                  deal, total)
-            elif drawn[contract_in_play(game, st) + 1, drawn_phase(game, st, R, params) + 1]:
-                n = played_out_totals(game, st, R, me, base, bits, 1, drawn_rollouts, rng, g,
-                                      deal, trial, total)
-            elif by_network and (every or network_plays_out(game, st, R, params)):
-                network_totals(game, st, R, me, base, bits, weights, biases, widths,
-                               max(1, rollouts), rng, g, deal, trial, obs, x, nz, h, total,
-                               margin)
+                n = solved_totals(game, st, R, me, bits, params, samples, rng, g, work)
+            elif how.drawn[contract_in_play(game, st) + 1,
+                           drawn_phase(game, st, R, params) + 1]:
+                n = played_out_totals(game, st, R, base, bits, 1, how.drawn_rollouts, rng, g,
+                                      work)
+            elif by_network and (how.every or network_plays_out(game, st, R, params)):
+                network_totals(game, st, R, base, bits, play, max(1, rollouts), rng, g, work)
                 n = 1
             elif rollouts > 0:
-                n = played_out_totals(game, st, R, me, base, bits, samples, rollouts, rng, g,
-                                      deal, trial, total)
+                n = played_out_totals(game, st, R, base, bits, samples, rollouts, rng, g,
+                                      work)
             else:
                 continue
             if n == 0:
@@ -239,12 +274,18 @@ def label_rows_worker(game, states, R, rows, params, samples, rollouts, scale, r
             while m != 0:
                 c = lowest_bit(m)
                 m &= m - 1
-                labels[g, base + c] = total[c] * scale / n
+                labels[g, base + c] = total[c] * how.scale / n
         b = next_block(counter)
 
 
+@njit(cache=True, inline="always")
+def label_blocks(n_rows):
+    """The blocks ``solver_labels`` cuts ``n_rows`` rows into: a row each, 256 at most."""
+    return max(1, min(n_rows, 4 * 64))
+
+
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
-                  rollouts=0, network=None, every=False, prior_margin=-1.0,
+                  rollouts=0, *, network=None, every=False, prior_margin=-1.0,
                   drawn_contracts=(), drawn_rollouts=0, drawn_phases=("play",)):
     """Labels of the batch rows ``rows`` of ``states`` (engine state rows of game ``tag``):
     a float32 array (len(states), num_actions), ``scale`` x each legal card's solver value
@@ -267,7 +308,8 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
     drawn = phase_table(tag, drawn_contracts, drawn_phases) & (drawn_rollouts > 0)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     if network is None:
-        network = (np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+        network = Network(np.zeros(0, np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, np.int64))
     elif samples:
         raise ValueError("network play-outs label on the actual deal: samples must be 0")
     elif network[2][0] > tag.observer.OBS_SIZE or network[2][-1] != num_actions:
@@ -275,9 +317,9 @@ def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions
                          f"{network[2][-1]} actions; this game has "
                          f"{tag.observer.OBS_SIZE} and {num_actions}")
     if rows.size:
-        n_blocks = max(1, min(rows.size, 4 * 64))
-        run_workers(label_rows_worker, tag, states, R, rows, params, int(samples),
-                    int(rollouts), float(scale), rng, labels, *network, bool(every),
-                    float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
-                    drawn, int(drawn_rollouts), np.zeros(1, dtype=np.int64), n_blocks)
+        how = LabelOptions(params, int(samples), int(rollouts), float(scale), bool(every),
+                           float(prior_margin) * float(scale) if prior_margin >= 0 else -1.0,
+                           drawn, int(drawn_rollouts))
+        run_workers(label_rows_worker, tag, states, R, rows, rng, labels, how,
+                    Network(*network), np.zeros(1, dtype=np.int64))
     return labels

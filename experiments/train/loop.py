@@ -164,7 +164,7 @@ def _comparable(config: dict) -> dict:
 
     out = dict(config)
     try:
-        out["rules"] = games.get(out["game"]).rules_cls.from_dict(out["rules"] or {}).to_dict()
+        out["rules"] = games.rules_of(out["game"], out["rules"] or {}).to_dict()
     except Exception:  # noqa: BLE001 - compared as written
         pass
     try:
@@ -185,9 +185,10 @@ def train_device(cfg: TrainConfig) -> torch.device:
 def train_meta(cfg: TrainConfig, more: dict | None = None) -> dict:
     """``meta.json`` of a training run (a recipe's stage: ``more`` names the recipe and the
     stage; a run with overrides: them)."""
+    rules = cfg.make_rules()
     return run_meta({"name": cfg.name, "kind": "train", "algorithm": cfg.algorithm,
-                     "game": cfg.game, "rules_hash": cfg.make_rules().rules_hash(),
-                     "observation_spec_hash": observation_spec_hash(cfg.game),
+                     "game": cfg.game, "rules_hash": rules.rules_hash(),
+                     "observation_spec_hash": observation_spec_hash(rules.game),
                      "seed": cfg.seed, **(more or {})},
                     {"torch_version": torch.__version__})
 
@@ -212,9 +213,9 @@ class Trainer:
         torch.set_num_threads(cfg.torch_threads)
         torch.manual_seed(cfg.seed)  # the network's initial weights
         self.rules = cfg.make_rules()
-        kit = games.get(cfg.game)
+        kit = self.rules.game
         algo_cls = algorithm_class(cfg.algorithm)
-        outputs = (algo_cls.output_size(cfg.game) if hasattr(algo_cls, "output_size")
+        outputs = (algo_cls.output_size(kit) if hasattr(algo_cls, "output_size")
                    else kit.num_actions)  # a belief network has its own outputs
         self.net = ActionHeadNet(kit.obs_size, outputs, cfg.hidden,
                                  value_head=algo_cls.value_head).to(device)

@@ -38,7 +38,6 @@ class SelfPlayActor:
 
     def __init__(self, cfg_dict: dict, first_game: int, num_games: int, pool_seats):
         from agents.neural.network import ActionHeadNet
-        from cardsim import games
         from cardsim.envs.selfplay import SelfPlayBatch
         from experiments.train.config import TrainConfig
         from experiments.train.dmc import DMC
@@ -47,7 +46,7 @@ class SelfPlayActor:
         torch.set_num_threads(1)
         cfg = TrainConfig(**cfg_dict)
         rules = cfg.make_rules()
-        kit = games.get(cfg.game)
+        kit = rules.game
         self.cfg, self.first_game = cfg, first_game
         self.net = ActionHeadNet(kit.obs_size, kit.num_actions, cfg.hidden, value_head=False)
         self.algo = DMC(self.net, cfg.algorithm_args(), torch.device("cpu"))

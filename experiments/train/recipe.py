@@ -34,6 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from cardsim.errors import InvalidConfigError
+from experiments.runs.schema import check_known
 from experiments.train.overrides import (apply_sets, check_args_sets, config_keys, parse_scale,
                                          parse_set, scaled, setting)
 
@@ -59,10 +60,7 @@ def resolve_recipe(data, where: str, sets=(), scale=None) -> dict:
     key (the stages' configs themselves are checked by ``check_recipe``)."""
     if not isinstance(data, dict):
         raise InvalidConfigError(f"{where}: a recipe must be a mapping of keys")
-    unknown = [k for k in data if k not in RECIPE_KEYS]
-    if unknown:
-        raise InvalidConfigError(f"{where}: unknown recipe key {unknown[0]!r}; allowed keys: "
-                                 f"{', '.join(RECIPE_KEYS)}")
+    check_known(data, RECIPE_KEYS, "recipe key", where)
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or any(c in name for c in "/\\"):
         raise InvalidConfigError(f"{where}: recipe key 'name' must be a non-empty name "
@@ -115,10 +113,7 @@ def _stage(raw, k: int, where: str) -> dict:
     if not isinstance(raw, dict):
         raise InvalidConfigError(f"{where}: stage {k} must be a mapping {{name, config}}, got "
                                  f"{raw!r}")
-    unknown = [key for key in raw if key not in STAGE_KEYS]
-    if unknown:
-        raise InvalidConfigError(f"{where}: stage {k}: unknown key {unknown[0]!r}; allowed: "
-                                 f"{', '.join(STAGE_KEYS)}")
+    check_known(raw, STAGE_KEYS, "key", f"{where}: stage {k}")
     name = raw.get("name")
     if not isinstance(name, str) or not STAGE_NAME.match(name) or name.isdigit() \
             or name in config_keys() or name == "gate":

@@ -161,7 +161,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
     app.state.search = search
 
     def seat_agents(game):
-        rules = games.get(game.game).rules_cls.from_dict(game.rules)
+        rules = games.rules_of(game.game, game.rules)
         return make_seat_agents(game.game, game.specs, agent_cache, rules)
 
     live_games = LiveGames(kept, seat_agents, max_live)
@@ -602,7 +602,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
             raise InvalidConfigError(f"step must be 0..{len(frames) - 1}, got {step!r}")
         out = _analyse(game, rules, frames[step][0], data)
         nxt = frames[step + 1][1] if step + 1 < len(frames) else None
-        out["played"] = None if nxt is None else games.get(game).action_name(nxt)
+        out["played"] = None if nxt is None else rules.game.action_name(nxt)
         return out
 
     # --- compare two agents of a tournament (experiments.web.compare) ----------------------
@@ -761,7 +761,7 @@ def rss_mib(pid: int | str = "self") -> float | None:
 def _steps(game: str, rules, frames: list) -> list[dict]:
     """The replay's steps of a deal's frames (experiments.web.files.replay_frames): the
     table with every hand open after each action, and who did what."""
-    kit = games.get(game)
+    kit = rules.game
     steps = []
     for row, action in frames:
         view = kit.table_view(rules, row, None, True)

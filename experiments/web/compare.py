@@ -138,13 +138,10 @@ def replay_item(cfg, pairing: int, item: int) -> dict:
             records[r].append(json.loads(kit.record_line(S[r], rules, cfg.seed)))
 
     rows.play(deal_ended)
-    points = np.zeros((1, 2))
-    wins = np.zeros((1, 2))
-    deals = np.zeros(1, dtype=np.int64)
+    results = table_nb.new_results(1, 2, P, detail=False)
     table_nb.duplicate_results(table.tag, rows.S, table.R, t.whole,
-                               np.zeros(P, dtype=np.int64), pattern, local, points, wins,
-                               deals, np.zeros((0, P), dtype=np.int64), np.zeros((0, P, 4)),
-                               False)
+                               np.zeros(P, dtype=np.int64), pattern, local, results)
+    points = results.points
     labels = [t.labels[p.a], t.labels[p.b]]
     return {"game": cfg.game, "agents": labels, "pairing": pairing, "item": item,
             "points": [float(points[0, 0]), float(points[0, 1])],

@@ -143,7 +143,6 @@ def replay_frames(rec: dict, where: str = "record") -> tuple[str, object, list]:
     """(game, rules, frames) of a recorded deal: frame 0 is the deal's start, frame k the
     state after the k-th action; each ``(row, action or None)``."""
     game = game_of(rec, where)
-    kit = games.get(game)
     steps: list = []
 
     def on_step(before, action, after):
@@ -152,8 +151,8 @@ def replay_frames(rec: dict, where: str = "record") -> tuple[str, object, list]:
         steps.append((after, action))
 
     try:
-        rules = kit.rules_cls.from_dict(rec.get("rules") or {})
-        kit.records.replay(rec, on_step=on_step)
+        rules = games.rules_of(game, rec.get("rules") or {})
+        rules.game.records.replay(rec, on_step=on_step)
     except HandRecordError:
         raise
     except (CardsimError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:

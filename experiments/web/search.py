@@ -69,7 +69,6 @@ def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.n
                       seat: int) -> tuple[int, int]:
     """In a worker: the action of the agent ``spec`` for ``seat``, and the generator after."""
     from agents.registry import make_agent
-    from cardsim import games
     from experiments.play.session import choose_action
 
     key = (game, rules, spec)
@@ -78,8 +77,7 @@ def _decide_in_worker(game: str, rules, spec: str, states: np.ndarray, rng: np.n
         if hasattr(agent, "reset"):
             agent.reset(len(_worker_agents) + 1)
         _worker_agents[key] = agent
-    kit = games.get(game)
-    action = choose_action(kit, _worker_agents[key], states, rules.pack(), rng, seat)
+    action = choose_action(rules.game, _worker_agents[key], states, rules.pack(), rng, seat)
     return int(action), int(rng[0])
 
 
@@ -97,11 +95,10 @@ _seat_agents: dict = {}  # in a worker: the duplicate replays' agents, by table 
 def _duplicate_setup(game: str, rules, seed: int, item: int, actions: list, specs: list):
     """In a worker: the game made again from its seed and the store's ``actions`` (nobody
     seated), and the replay's agents of ``specs`` (every seat)."""
-    from cardsim import games
     from experiments.play.session import make_seat_agents
     from experiments.web.sessions import replay
 
-    nobody = [None] * games.get(game).players(rules)
+    nobody = [None] * rules.game.players(rules)
     session = replay(game, rules, seed, actions, nobody, item)
     return session, make_seat_agents(game, specs, _seat_agents, rules)
 

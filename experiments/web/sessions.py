@@ -87,7 +87,7 @@ def replay(game: str, rules, seed: int, actions, agents: list, item: int = 0) ->
 def restore(kept: KeptGame, agents: list) -> PlaySession:
     """The session of kept game ``kept`` with ``agents`` seated: its actions played again
     from the seed."""
-    rules = games.get(kept.game).rules_cls.from_dict(kept.rules)
+    rules = games.rules_of(kept.game, kept.rules)
     session = replay(kept.game, rules, kept.seed, kept.actions, agents)
     session.rng[0] = kept.rng
     return session
@@ -101,14 +101,14 @@ class LiveGames:
         self.store = store
         self.seat_agents = seat_agents
         self.max_live = max_live
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
         self.restored = 0  # games made again from the store (a restart, or memory's limit)
         self.at_start: dict | None = None  # the games made again as the server started
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._games)
+            return len(self._live)
 
     @contextmanager
     def open(self, gid: str) -> Iterator[LiveGame]:
@@ -116,10 +116,10 @@ class LiveGames:
         game."""
         while True:
             with self._lock:
-                live = self._games.get(gid)
+                live = self._live.get(gid)
                 if live is None:
-                    live = self._games[gid] = LiveGame(gid)
-                self._games.move_to_end(gid)
+                    live = self._live[gid] = LiveGame(gid)
+                self._live.move_to_end(gid)
             live.lock.acquire()
             if not live.left:
                 break
@@ -137,7 +137,7 @@ class LiveGames:
         live = LiveGame(gid)
         live.kept, live.session = kept, session
         with self._lock:
-            self._games[gid] = live
+            self._live[gid] = live
         self._leave_memory()  # the newest game is the last to leave
         return live
 
@@ -187,14 +187,14 @@ class LiveGames:
         """``live`` leaves memory (the caller holds its lock)."""
         live.left = True
         with self._lock:
-            if self._games.get(live.id) is live:
-                del self._games[live.id]
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
 
     def drop(self, gids) -> None:
         """Games dropped from the store leave memory too, unless in a request."""
         for gid in gids:
             with self._lock:
-                live = self._games.get(gid)
+                live = self._live.get(gid)
             if live is not None and live.lock.acquire(blocking=False):
                 try:
                     self.forget(live)
@@ -218,9 +218,9 @@ class LiveGames:
     def _leave_memory(self) -> None:
         """Beyond ``max_live``: the least recently used games not in a request leave."""
         with self._lock:
-            if len(self._games) <= self.max_live:
+            if len(self._live) <= self.max_live:
                 return
-            candidates = list(self._games.values())
+            candidates = list(self._live.values())
         for live in candidates:
             if len(self) <= self.max_live:
                 return

@@ -4,7 +4,7 @@ read (information hygiene) and its strength against random play (docs/rules/barb
 import numpy as np
 import pytest
 from numba import njit
-from table_loops import duplicate, play_deal, simulate_agents
+from table_loops import duplicate, play_deal, simulate_agents, start_items
 
 from agents.barbu.heuristic import BarbuHeuristic
 from agents.barbu.heuristic_nb import expected_score, planned_action
@@ -74,15 +74,11 @@ def test_simulate_agents_is_independent_of_blocks_and_keeps_b8():
 
 
 def test_batch_act_and_batch_play_deal_give_legal_play():
-    from cardsim import games
-    from cardsim.table_nb import start_rows
-
     R = BarbuRules().pack()
     S = np.zeros((40, L.STATE_WIDTH), dtype=np.int64)
     rng = np.zeros(40, dtype=np.uint64)
     # matches 0..39 of seed 3 as the table starts them (one seating pattern, not duplicate)
-    start_rows(games.get("barbu").tag, S, R, rng, 3, np.arange(40, dtype=np.int64),
-               np.zeros(40, dtype=np.int64), True, False, False)
+    start_items("barbu", S, R, rng, 3, np.arange(40), True)
     agent = make_agent("heuristic", "barbu")
     acts = agent.act(EngineView(S, R))
     for i in range(40):
@@ -200,22 +196,23 @@ def test_no_queens_ducks_under_the_trick_with_the_low_card():
     assert heuristic_choice(g) == "5S"
 
 
-def test_no_king_discards_the_king_of_hearts_when_void():
-    g2 = start(hands_of("AS JS 2S 3S 2H 3H 4H 5H 6H 7H 8H 9H TH",
-                        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC KH",
-                        "KS 4S 6S 7S 8S 9S TS 9D TD JD QD KD AD",
-                        "QS 5S JH QH AC AH 2D 3D 4D 5D 6D 7D 8D"), "no_king")
-    g2.step("2S")
-    assert heuristic_choice(g2) == "KH"
+# Seat 1 is void in spades; the cards other than its hand and seat 3's are the same.
+VOID_DISCARDS = {
+    "no_king": ("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC KH",
+                "QS 5S JH QH AC AH 2D 3D 4D 5D 6D 7D 8D", "KH"),
+    "no_hearts": ("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AC AH",
+                  "QS 5S JH QH KC KH 2D 3D 4D 5D 6D 7D 8D", "AH"),
+}
 
 
-def test_no_hearts_discards_the_ace_of_hearts_first():
-    g = start(hands_of("AS JS 2S 3S 2H 3H 4H 5H 6H 7H 8H 9H TH",
-                       "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AC AH",
-                       "KS 4S 6S 7S 8S 9S TS 9D TD JD QD KD AD",
-                       "QS 5S JH QH KC KH 2D 3D 4D 5D 6D 7D 8D"), "no_hearts")
+@pytest.mark.parametrize("contract", sorted(VOID_DISCARDS))
+def test_void_hand_discards_the_most_costly_heart(contract):
+    """no_king: the king of hearts when void; no_hearts: the ace of hearts first."""
+    second, fourth, discard = VOID_DISCARDS[contract]
+    g = start(hands_of("AS JS 2S 3S 2H 3H 4H 5H 6H 7H 8H 9H TH", second,
+                       "KS 4S 6S 7S 8S 9S TS 9D TD JD QD KD AD", fourth), contract)
     g.step("2S")
-    assert heuristic_choice(g) == "AH"
+    assert heuristic_choice(g) == discard
 
 
 def test_domino_opens_the_row_that_frees_its_own_cards():

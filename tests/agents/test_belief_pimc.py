@@ -7,8 +7,11 @@ import pytest
 import torch
 
 from agents.belief_pimc_nb import (
+    SeatKnowledge,
+    belief_search,
     draw_weighted,
     kept_deals,
+    new_candidates,
     resample_counts,
     sampler_log_chances,
 )
@@ -24,13 +27,14 @@ from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import CheckpointError, InvalidConfigError
 from cardsim.sample_nb import sample_prepare
 from experiments.tournaments.tournament import Tournament
+from tests.agents.spec_errors import assert_spec_refused
 from tests.search.debertz_positions import positions
 
 
 def belief_file(tmp_path, game, rules, hidden=(16,), seed=0):
     """An untrained belief network's checkpoint (its beliefs are arbitrary, not uniform)."""
     torch.manual_seed(seed)
-    net = ActionHeadNet(games.get(game).obs_size, output_size(game), hidden)
+    net = ActionHeadNet(games.get(game).obs_size, output_size(games.get(game)), hidden)
     path = tmp_path / f"{game}-beliefs.pt"
     path.write_bytes(checkpoint_bytes(net, game, rules, "beliefs"))
     return path
@@ -62,7 +66,7 @@ def test_systematic_resampling_keeps_each_candidate_floor_or_ceil_of_its_share()
 def test_true_places_of_a_debertz_and_a_barbu_deal():
     rules = DebertzRules(players=2)
     R, states = positions(rules, 2, 5, seed=1)
-    places = true_places("debertz", states, 2)
+    places = true_places(games.get("debertz"), states, 2)
     for st, row in zip(states, places):
         me = st[L.TURN]
         for c in range(32):
@@ -78,7 +82,7 @@ def test_true_places_of_a_debertz_and_a_barbu_deal():
     R = BarbuRules().pack()
     st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
     BE.init_game(st, R, 3, 0)
-    row = true_places("barbu", st[None], 4)[0]
+    row = true_places(games.get("barbu"), st[None], 4)[0]
     me = st[BL.TURN]
     for k in range(1, 4):
         hand = st[BL.HANDS + (me + k) % 4]
@@ -92,7 +96,7 @@ def test_beliefs_are_distributions_and_never_see_a_hidden_card(tmp_path):
     beliefs; each card's chances over the places sum to 1."""
     rules = DebertzRules(players=2)
     R, states = positions(rules, 3, 7, seed=2)
-    beliefs = load_beliefs(str(belief_file(tmp_path, "debertz", rules)), "debertz")
+    beliefs = load_beliefs(str(belief_file(tmp_path, "debertz", rules)), rules.game)
     kit = games.get("debertz")
     for st in states:
         me = st[L.TURN]
@@ -105,8 +109,8 @@ def test_beliefs_are_distributions_and_never_see_a_hidden_card(tmp_path):
             if twin[field + 1 - me] & a:
                 twin[field + 1 - me] = twin[field + 1 - me] & ~a | b
         twin[L.DEAD] = (st[L.DEAD] & ~b) | a
-        assert not np.array_equal(true_places("debertz", np.stack([st, twin]), 2)[0],
-                                  true_places("debertz", np.stack([st, twin]), 2)[1])
+        assert not np.array_equal(true_places(kit, np.stack([st, twin]), 2)[0],
+                                  true_places(kit, np.stack([st, twin]), 2)[1])
         obs = np.zeros((2, kit.obs_size), dtype=np.float32)
         for row, s in zip(obs, (st, twin)):
             kit.observer.observe(s, R, me, row)
@@ -130,13 +134,12 @@ def test_kept_deals_follow_the_beliefs():
     opponent = next(h for h in range(kn[KN_HOLDERS]) if kn[KN_HOLDER + h] == 1 - me)
 
     def kept(logp, beta, ratio=False):
-        helds, tries, counts = (np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64),
-                                np.zeros(n, dtype=np.int64))
+        cand = new_candidates(n)  # 4 draws for each of 16 deals kept
         rng = np.array([rng_nb.stream(7, 0, 0)], dtype=np.uint64)
-        m = kept_deals(tag, st, R, me, kn, ways, logp, beta, ratio, 16, 4, rng, 0, helds,
-                       tries, counts)
-        assert m == n and counts.sum() == 16
-        return [helds[k, opponent] for k in range(m) if counts[k]]
+        search = belief_search(np.zeros(1), 4, beta, ratio)
+        m = kept_deals(tag, st, R, SeatKnowledge(me, kn, ways), logp, search, 16, rng, 0, cand)
+        assert m == n and cand.counts.sum() == 16
+        return [cand.helds[k, opponent] for k in range(m) if cand.counts[k]]
 
     even = np.full((64, PLACES), np.log(0.5))
     hands = kept(even, 0.0)
@@ -164,13 +167,12 @@ def test_beliefs_over_the_samplers_own_chances_weigh_nothing_twice():
     n = 200
 
     def draw(logp, ratio):
-        helds, tries = np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=np.int64)
-        weights = np.zeros(n)
+        cand = new_candidates(n)
         rng = np.array([rng_nb.stream(3, 0, 0)], dtype=np.uint64)
-        m = draw_weighted(tag, st, R, me, kn, ways, logp, 1.0, ratio, rng, 0, helds, tries,
-                          weights)
+        search = belief_search(np.zeros(1), 1, 1.0, ratio)
+        m = draw_weighted(tag, st, R, SeatKnowledge(me, kn, ways), logp, search, rng, 0, cand)
         assert m == n
-        return helds, weights
+        return cand.helds, cand.weights
 
     helds, _ = draw(np.zeros((64, PLACES)), False)
     own = sampler_log_chances(kn, helds, n, me, 4)
@@ -211,11 +213,12 @@ def test_the_samplers_chances_of_each_row_and_a_network_learnt_over_them(tmp_pat
     assert voids_seen > 0  # some places ruled out by a shown void
 
     torch.manual_seed(0)
-    net = ActionHeadNet(games.get("barbu").obs_size, output_size("barbu"), (16,))
+    barbu = games.get("barbu")
+    net = ActionHeadNet(barbu.obs_size, output_size(barbu), (16,))
     config = {"args": {"prior": "sampler"}}
     path = tmp_path / "over.pt"
     path.write_bytes(checkpoint_bytes(net, "barbu", rules, "beliefs", {"config": config}))
-    beliefs = load_beliefs(str(path), "barbu")
+    beliefs = load_beliefs(str(path), barbu)
     obs = np.random.default_rng(0).random((2, games.get("barbu").obs_size), dtype=np.float32)
     raw = net(torch.from_numpy(obs)).detach().numpy().reshape(2, 52, PLACES)
     assert beliefs.prior == "sampler"
@@ -237,19 +240,12 @@ def even_and_skewed_beliefs(n):
     return even, skewed
 
 
-def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
-    """Barbu's early tricks are valued by play-outs, not solves: their deals follow the
-    beliefs too. Beliefs that each hidden card lies with one chosen seat change some cards
-    against even beliefs; the same beliefs give the same cards."""
-    from agents.barbu.pimc_nb import plays_out_cards
+def assert_skewed_beliefs_change_some_actions(states, R, params):
+    """Barbu's actions for ``states`` by belief-drawn deals: beliefs that each hidden card
+    lies with one chosen seat give the same actions twice, and other actions than even
+    beliefs somewhere."""
     from agents.belief_pimc_nb import belief_actions
-    from experiments.bench.search import barbu_positions
 
-    rules = BarbuRules()
-    R, states = barbu_positions(rules, 12, 0, 5, seed=3)  # no tricks, second trick
-    states = np.array(states)
-    params = make_agent("pimc:rollouts=24,margin=0", "barbu").params
-    assert all(plays_out_cards(st, R, params) for st in states)
     rows = np.arange(len(states))
     even, skewed = even_and_skewed_beliefs(len(states))
     tag = games.get("barbu").tag
@@ -260,6 +256,21 @@ def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
 
     assert np.array_equal(act(skewed), act(skewed))
     assert not np.array_equal(act(even), act(skewed))
+
+
+def test_barbu_early_tricks_draw_their_play_outs_by_the_beliefs():
+    """Barbu's early tricks are valued by play-outs, not solves: their deals follow the
+    beliefs too. Beliefs that each hidden card lies with one chosen seat change some cards
+    against even beliefs; the same beliefs give the same cards."""
+    from agents.barbu.pimc_nb import plays_out_cards
+    from experiments.bench.search import barbu_positions
+
+    rules = BarbuRules()
+    R, states = barbu_positions(rules, 12, 0, 5, seed=3)  # no tricks, second trick
+    states = np.array(states)
+    params = make_agent("pimc:rollouts=24,margin=0", "barbu").params
+    assert all(plays_out_cards(st, R, params) for st in states)
+    assert_skewed_beliefs_change_some_actions(states, R, params)
 
 
 @pytest.mark.parametrize("game", ["debertz", "barbu"])
@@ -291,17 +302,15 @@ def test_legal_play_in_every_phase_and_the_same_results_for_the_seed(game, guide
 def test_bad_belief_options_are_clear_errors(tmp_path):
     rules = DebertzRules(players=2)
     path = belief_file(tmp_path, "debertz", rules)
-    with pytest.raises(InvalidConfigError, match="beta"):
-        make_agent(f"pimc:beliefs={path},beta=-1", "debertz")
-    with pytest.raises(InvalidConfigError, match="samples"):
-        make_agent(f"pimc:beliefs={path},samples=0", "debertz")
-    with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
-        make_agent(f"neural:checkpoint={path}", "debertz")
+    assert_spec_refused(f"pimc:beliefs={path},beta=-1", "debertz", "beta")
+    assert_spec_refused(f"pimc:beliefs={path},samples=0", "debertz", "samples")
+    assert_spec_refused(f"neural:checkpoint={path}", "debertz",
+                        "belief network, which does not play")
     player = tmp_path / "player.pt"
     player.write_bytes(checkpoint_bytes(
         ActionHeadNet(games.get("debertz").obs_size, 40, (8,)), "debertz", rules, "dmc"))
-    with pytest.raises(CheckpointError, match="not a belief network"):
-        make_agent(f"pimc:beliefs={player}", "debertz")
+    assert_spec_refused(f"pimc:beliefs={player}", "debertz",
+                        "not a belief network", CheckpointError)
     with pytest.raises(CheckpointError, match="other rules"):
         make_agent(f"pimc:beliefs={path}", "debertz").check_rules(DebertzRules(players=3))
 
@@ -348,13 +357,13 @@ def test_debertz_ties_go_to_the_reference_card():
 def test_bad_network_options_are_clear_errors(tmp_path):
     rules = DebertzRules(players=2)
     beliefs = belief_file(tmp_path, "debertz", rules)
-    with pytest.raises(InvalidConfigError, match="belief network, which does not play"):
-        make_agent(f"pimc:net={beliefs}", "debertz")
+    assert_spec_refused(f"pimc:net={beliefs}", "debertz", "belief network, which does not play")
     with pytest.raises(CheckpointError, match="other rules"):
         make_agent(f"pimc:net={player_file(tmp_path, 'debertz', rules)}",
                    "debertz").check_rules(DebertzRules(players=3))
-    with pytest.raises(InvalidConfigError, match="beta"):  # no beliefs: nothing to weigh
-        make_agent(f"pimc:net={player_file(tmp_path, 'debertz', rules)},beta=1", "debertz")
+    # no beliefs: nothing to weigh
+    assert_spec_refused(f"pimc:net={player_file(tmp_path, 'debertz', rules)},beta=1", "debertz",
+                        "beta")
 
 
 def seated_positions(game, rules, deals, seed):
@@ -364,7 +373,7 @@ def seated_positions(game, rules, deals, seed):
     from experiments.tournaments.strength_cost import decision_positions
 
     R = rules.pack()
-    states = np.array(decision_positions(game, R, deals, seed))
+    states = np.array(decision_positions(rules.game, R, deals, seed))
     return (states, R) + seated(game, R, states)
 
 
@@ -376,7 +385,7 @@ def seated(game, R, states):
     from experiments.tournaments.strength_cost import observed_positions
 
     kit = games.get(game)
-    obs, legal = observed_positions(game, R, states)
+    obs, legal = observed_positions(kit, R, states)
 
     def seen():  # fresh generators each time: every call draws the same deals
         rng = np.array([rng_nb.stream(5, i, 0) for i in range(len(states))], dtype=np.uint64)
@@ -424,7 +433,7 @@ def test_endgame_asks_the_belief_network_about_the_searched_rows_alone(
     """``pimc:beliefs=B,net=NAME,endgame=3``: the belief network's forward runs on the rows
     the search takes (the last 3 tricks) and no other; the actions are those of the search
     weighing every row's draws by its beliefs, the network's elsewhere."""
-    from agents.belief_pimc_nb import endgame_actions, in_endgame
+    from agents.belief_pimc_nb import belief_search, endgame_actions, in_endgame
     from agents.neural.beliefs import Beliefs
 
     rules = DebertzRules(players=3) if game == "debertz" else BarbuRules()
@@ -442,10 +451,12 @@ def test_endgame_asks_the_belief_network_about_the_searched_rows_alone(
     assert late.sum() >= 5 and (~late).sum() >= 20
     assert asked == [late.sum()]
     view = seen()
+    search = belief_search(agent.search.params, 3, 1.0, False, 3, agent._searched,
+                           agent._table)
     everywhere = endgame_actions(view.engine.game, states, R, view.engine.rows,
-                                 agent.net.act(view, legal), agent.search.params,
-                                 log_places(agent.beliefs, np.asarray(view)), 3, 1.0, False,
-                                 3, agent._searched, view.engine.rng, agent._table)
+                                 agent.net.act(view, legal),
+                                 log_places(agent.beliefs, np.asarray(view)), search,
+                                 view.engine.rng)
     assert np.array_equal(actions, everywhere)
     assert not np.array_equal(actions[late], agent.net.act(seen(), legal)[late])
 
@@ -543,21 +554,18 @@ def test_search_takes_the_named_phases_of_the_named_contracts(tmp_path, monkeypa
 
 def test_bad_search_options_are_clear_errors(tmp_path):
     net = player_file(tmp_path, "barbu", BarbuRules())
-    with pytest.raises(InvalidConfigError, match="'bid' is not a phase valued by play-outs "
-                                                 "of drawn deals; the phases: play, double, "
-                                                 "trump, start_rank"):
-        make_agent(f"pimc:net={net},search=start_rank+bid", "barbu")
-    with pytest.raises(InvalidConfigError, match="'fan_tan' is not a contract of barbu"):
-        make_agent(f"pimc:net={net},search=double,search_in=fan_tan", "barbu")
-    with pytest.raises(InvalidConfigError, match="search= leaves decisions.*give net=NAME"):
-        make_agent("pimc:search=double", "barbu")
-    with pytest.raises(InvalidConfigError, match="search_in= names the contracts of search="):
-        make_agent(f"pimc:net={net},search_in=domino", "barbu")
-    with pytest.raises(InvalidConfigError, match="needs names joined by \\+"):
-        make_agent(f"pimc:net={net},search=double++play", "barbu")
+    assert_spec_refused(f"pimc:net={net},search=start_rank+bid", "barbu",
+                        "'bid' is not a phase valued by play-outs of drawn deals; the phases: "
+                        "play, double, trump, start_rank")
+    assert_spec_refused(f"pimc:net={net},search=double,search_in=fan_tan", "barbu",
+                        "'fan_tan' is not a contract of barbu")
+    assert_spec_refused("pimc:search=double", "barbu", "search= leaves decisions.*give net=NAME")
+    assert_spec_refused(f"pimc:net={net},search_in=domino", "barbu",
+                        "search_in= names the contracts of search=")
+    assert_spec_refused(f"pimc:net={net},search=double++play", "barbu", "needs names joined by \\+")
     debertz = player_file(tmp_path, "debertz", DebertzRules())
-    with pytest.raises(InvalidConfigError, match="debertz leaves none of its decisions"):
-        make_agent(f"pimc:net={debertz},search=play", "debertz")
+    assert_spec_refused(f"pimc:net={debertz},search=play", "debertz",
+                        "debertz leaves none of its decisions")
 
 
 def barbu_positions_before(count, contract, phase):
@@ -591,17 +599,6 @@ def test_barbu_doubling_draws_its_play_outs_by_the_beliefs():
     """B6: doubling by simulation plays out deals drawn by the beliefs as well (a declarer's
     contract tells where its cards lie): beliefs that each hidden card lies with one chosen
     seat change some doubles against even beliefs; the same beliefs give the same answers."""
-    from agents.belief_pimc_nb import belief_actions
-
     R, states = barbu_doubling_positions(24)
     params = make_agent("pimc:rollouts=24", "barbu").params
-    rows = np.arange(len(states))
-    even, skewed = even_and_skewed_beliefs(len(states))
-    tag = games.get("barbu").tag
-
-    def act(logp):
-        rng = np.array([rng_nb.stream(9, g, 0) for g in rows], dtype=np.uint64)
-        return belief_actions(tag, states, R, rows, params, logp, 4, 1.0, rng)
-
-    assert np.array_equal(act(skewed), act(skewed))
-    assert not np.array_equal(act(even), act(skewed))
+    assert_skewed_beliefs_change_some_actions(states, R, params)

@@ -13,6 +13,7 @@ from cardsim import games
 from cardsim.debertz.rules import DebertzRules
 from cardsim.errors import CheckpointError, InvalidConfigError
 from experiments.cli import main
+from tests.agents.spec_errors import assert_spec_refused
 
 
 def write_checkpoint(path, game="debertz", rules=None, hidden=(16,), seed=0, **kw):
@@ -146,7 +147,7 @@ def test_a_checkpoint_of_an_earlier_observation_spec_reads_its_start(tmp_path):
         torch.save(data, path)
         return net
 
-    net = saved_for(size, observation_spec_hash("debertz", size))
+    net = saved_for(size, observation_spec_hash(kit, size))
     agent = make_agent(f"neural:checkpoint={path}", "debertz")
     rng = np.random.default_rng(0)
     obs = rng.random((64, kit.obs_size), dtype=np.float32)
@@ -155,20 +156,19 @@ def test_a_checkpoint_of_an_earlier_observation_spec_reads_its_start(tmp_path):
     q = net(torch.from_numpy(obs[:, :size])).detach().numpy()
     q[~legal] = -np.inf
     assert (agent.act(obs, legal) == q.argmax(1)).all()
-    for bad_size, bad_hash in ((size - 1, observation_spec_hash("debertz", size)),
-                               (size, observation_spec_hash("barbu"))):
+    for bad_size, bad_hash in ((size - 1, observation_spec_hash(kit, size)),
+                               (size, observation_spec_hash(games.get("barbu")))):
         saved_for(bad_size, bad_hash)
         with pytest.raises(CheckpointError, match="another observation spec"):
             load_checkpoint(path)
 
 
 def test_missing_option_or_file(tmp_path):
-    with pytest.raises(InvalidConfigError, match="needs checkpoint=PATH"):
-        make_agent("neural", "debertz")
-    with pytest.raises(InvalidConfigError, match="no option 'depth'"):
-        make_agent(f"neural:checkpoint={tmp_path}/a.pt,depth=2", "debertz")
-    with pytest.raises(CheckpointError, match="no such file"):
-        make_agent(f"neural:checkpoint={tmp_path}/none.pt", "debertz")
+    assert_spec_refused("neural", "debertz", "needs checkpoint=PATH")
+    assert_spec_refused(f"neural:checkpoint={tmp_path}/a.pt,depth=2", "debertz",
+                        "no option 'depth'")
+    assert_spec_refused(f"neural:checkpoint={tmp_path}/none.pt", "debertz",
+                        "no such file", CheckpointError)
 
 
 @pytest.mark.parametrize("case", ["rules", "truncated"])
@@ -252,7 +252,7 @@ def test_zoo_belief_networks_load_by_name(name):
     from agents.neural.beliefs import PLACES, load_beliefs
 
     game = name.split("-")[0]
-    beliefs = load_beliefs(name, game)
+    beliefs = load_beliefs(name, games.get(game))
     beliefs.check_rules(games.get(game).make_rules(None, ZOO_BELIEFS[name]))
     logp = beliefs.log_places(np.zeros((3, games.get(game).obs_size), dtype=np.float32))
     assert logp.shape == (3, 64, PLACES)

@@ -72,9 +72,10 @@ def test_zoo_networks_choose_as_torch_does_on_game_positions(name, table):
     from experiments.tournaments.strength_cost import decision_positions, observed_positions
 
     game = name.split("-")[0]
-    R = games.get(game).make_rules(conventions=table).pack()
-    states = decision_positions(game, R, 30, 9)
-    obs, legal = observed_positions(game, R, states)
+    kit = games.get(game)
+    R = kit.make_rules(conventions=table).pack()
+    states = decision_positions(kit, R, 30, 9)
+    obs, legal = observed_positions(kit, R, states)
     agent = make_agent(f"neural:checkpoint={name}", game)
     got = agent.act(obs, legal)
     assert len(states) > 300

@@ -49,11 +49,7 @@ PASS_DEAL = ("S2-S6 H2-H6 D2-D4", "S7 H7 D7 C7 S8-SA D5 D6", "H8-HA D8-DK", "DA 
 
 def test_pass_only_when_nothing_playable():
     # Seat 0 (declarer) holds no 7: it must pass, and may not pass when it can play.
-    hands = deal_of(*PASS_DEAL)
-    g = new_game(hands, 0)
-    g.step("domino")
-    g.step("start_7")
-    no_doubles(g)
+    g = start(PASS_DEAL)
     assert g.legal_action_names() == ["pass"]
     g.step("pass")
     assert g.turn() == 1 and g.legal_action_names() == ["7S", "7H", "7D", "7C"]
@@ -69,11 +65,7 @@ def test_pass_only_when_nothing_playable():
 
 def test_out_players_skipped_and_invariants():
     # Play a whole Domino deal with the first legal action; check B5 / B8 invariants.
-    hands = deal_of(*PASS_DEAL)
-    g = new_game(hands, 0)
-    g.step("domino")
-    g.step("start_7")
-    no_doubles(g)
+    g = start(PASS_DEAL)
     out = set()
     while g.phase() == "play":
         assert g.turn() not in out                      # B5: players who are out are skipped

@@ -52,26 +52,26 @@ def test_record_fields_exact(b7_record):
     json.dumps(r)  # plain JSON types only
 
 
-def test_domino_and_trumps_fields():
-    g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 1)
-    g.step("domino")
-    g.step("start_T")
+def suit_per_seat_record(declarer, contract, choice):
+    """The record of a deal of one suit per seat: ``declarer`` names ``contract`` and then
+    ``choice`` (a trump or a starting rank), nobody doubles, and every seat plays its first
+    legal action."""
+    g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), declarer)
+    g.step(contract)
+    g.step(choice)
     while g.phase() != "play":
         g.step("no_double")
     while g.phase() == "play":
         g.step(g.legal_actions()[0])
-    r = g.to_record()
+    return g.to_record()
+
+
+def test_domino_and_trumps_fields():
+    r = suit_per_seat_record(1, "domino", "start_T")
     assert r["start_rank"] == "T" and r["trump"] is None and r["trick_winners"] == []
     assert r["out_order"] == [1, 2, 3, 0] and r["contract_scores"] == [-5, 45, 20, 5]
     replay(r)
-    g = new_game(deal_of("S2-SA", "H2-HA", "D2-DA", "C2-CA"), 0)
-    g.step("trumps")
-    g.step("trump_D")
-    while g.phase() != "play":
-        g.step("no_double")
-    while g.phase() == "play":
-        g.step(g.legal_actions()[0])
-    r = g.to_record()
+    r = suit_per_seat_record(0, "trumps", "trump_D")
     assert r["trump"] == "D" and r["start_rank"] is None and len(r["trick_winners"]) == 13
     replay(r)
 

@@ -9,7 +9,6 @@ import pytest
 
 from cardsim.cards import DEBERTZ_DECK
 from cardsim.debertz import engine_nb as E
-from cardsim.debertz import layout as L
 from cardsim.debertz.actions import action_name
 from cardsim.debertz.game import DebertzGame
 from cardsim.debertz.record import deal_record
@@ -228,9 +227,15 @@ def test_d3_four_players_turnup_receiver(turnup_to, bids, receiver, extra):
 HANDS3 = ["AS KS QS AH KH QH", "AD KD QD AC KC QC", "JS TS 9S JH TH 9H"]
 
 
+def three_player_deal(bids="", **rules):
+    """The 3-player deal of HANDS3 (dealer 1, turn-up 8D) under ``rules``, after ``bids``."""
+    g = DebertzGame.from_deal(DebertzRules(players=3, **rules), HANDS3, "8D", dealer=1)
+    play(g, bids)
+    return g
+
+
 def test_d4_round1_first_player_plays():
-    rules = DebertzRules(players=3, seven_swap=False)
-    g = DebertzGame.from_deal(rules, HANDS3, "8D", dealer=1)
+    g = three_player_deal(seven_swap=False)
     assert g.phase() == "bid1" and g.turn() == 2
     assert legal_names(g) == ["pass", "play"]
     g.step("pass")
@@ -249,18 +254,14 @@ def deal_record_bids(g):
 
 
 def test_d4_round1_dealer_may_play_last():
-    rules = DebertzRules(players=3, seven_swap=False)
-    g = DebertzGame.from_deal(rules, HANDS3, "8D", dealer=1)
-    play(g, "pass pass")
+    g = three_player_deal("pass pass", seven_swap=False)
     assert g.phase() == "bid1" and g.turn() == 1
     g.step("play")
     assert g.field("bidder") == 1 and g.field("trump") == D
 
 
 def test_d4_round2_names_a_suit_other_than_turnup():
-    rules = DebertzRules(players=3)
-    g = DebertzGame.from_deal(rules, HANDS3, "8D", dealer=1)
-    play(g, "pass pass pass")
+    g = three_player_deal("pass pass pass")
     assert g.phase() == "bid2" and g.turn() == 2
     assert legal_names(g) == ["name_C", "name_H", "name_S", "pass"]
     with pytest.raises(IllegalActionError):
@@ -274,9 +275,7 @@ def test_d4_round2_names_a_suit_other_than_turnup():
 
 
 def test_d4_obligatory_dealer_cannot_pass_in_round2():
-    rules = DebertzRules(players=3)  # obligatory = true by default
-    g = DebertzGame.from_deal(rules, HANDS3, "8D", dealer=1)
-    play(g, "pass pass pass pass pass")
+    g = three_player_deal("pass pass pass pass pass")  # obligatory = true by default
     assert g.phase() == "bid2" and g.turn() == 1
     assert legal_names(g) == ["name_C", "name_H", "name_S"]
     with pytest.raises(IllegalActionError):
@@ -286,9 +285,7 @@ def test_d4_obligatory_dealer_cannot_pass_in_round2():
 
 
 def test_d4_obligatory_only_binds_the_dealer():
-    rules = DebertzRules(players=3)
-    g = DebertzGame.from_deal(rules, HANDS3, "8D", dealer=1)
-    play(g, "pass pass pass")
+    g = three_player_deal("pass pass pass")
     assert "pass" in legal_names(g)  # seat 2 in round 2
     g.step("pass")
     assert "pass" in legal_names(g)  # seat 0 in round 2
@@ -370,12 +367,19 @@ def test_d5_swap_happens_before_declarations(decision, seq):
     assert g.field("meld_winner") == (1 if seq else -1)
 
 
+def three_players_after_the_first_bid(seat0, seat2, turnup):
+    """A 3-player deal (dealer 2) of seat 0's and seat 2's nine cards and the turn-up, seat 1
+    holding spades, diamonds and clubs from 9 to the jack; seat 0 has bid play."""
+    g = deal9(DebertzRules(players=3), [seat0, "JS TS 9S JD TD 9D KC QC JC", seat2], turnup,
+              dealer=2)
+    g.step("play")
+    return g
+
+
 def test_d5_seven_arriving_with_the_extra_cards_is_offered():
     # seat 0 gets 7H among its 3 extra cards
-    rules = DebertzRules(players=3)
-    g = deal9(rules, ["AS KS QS AD KD QD 7H 8C 9C", "JS TS 9S JD TD 9D KC QC JC",
-                      "8S 7S 8D 7D AC TC 9H 8H KH"], "AH", dealer=2)
-    g.step("play")
+    g = three_players_after_the_first_bid("AS KS QS AD KD QD 7H 8C 9C",
+                                          "8S 7S 8D 7D AC TC 9H 8H KH", "AH")
     assert g.phase() == "swap" and g.turn() == 0
     g.step("swap")
     assert "AH" in g.hand(0) and "7H" not in g.hand(0)
@@ -408,8 +412,6 @@ def test_d5_no_swap_with_four_players():
 
 
 def test_d5_no_swap_when_the_turnup_is_the_seven_of_trump():
-    rules = DebertzRules(players=3)
-    g = deal9(rules, ["AS KS QS AD KD QD 8H 8C 9C", "JS TS 9S JD TD 9D KC QC JC",
-                      "8S 7S 8D 7D AC TC 9H AH KH"], "7H", dealer=2)
-    g.step("play")
+    g = three_players_after_the_first_bid("AS KS QS AD KD QD 8H 8C 9C",
+                                          "8S 7S 8D 7D AC TC 9H AH KH", "7H")
     assert g.phase() == "play" and g.turn() == 0

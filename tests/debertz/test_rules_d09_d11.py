@@ -418,6 +418,23 @@ def test_d11_points_mode_counts_sequences_once_a_trick_is_taken():
     assert rec["recorded"] == [81, 0] and rec["scores_after"] == [101, 0]
 
 
+def assert_ends_by_points(g, plays, n_plays, winner, recorded):
+    """Card play from the start (``plays``, in order, while the deal lasts) ends the deal by
+    points after ``n_plays`` cards, won by seat or team ``winner`` with ``recorded`` written
+    down; the deal's record."""
+    g.step("play")
+    cards = plays.split()
+    k = 0
+    while g.phase() == "play":
+        g.step(cards[k])
+        k += 1
+    assert k == n_plays
+    rec = deal_record(g)
+    assert rec["end"] == "points" and rec["winner"] == winner
+    assert rec["recorded"] == recorded
+    return rec
+
+
 @pytest.mark.parametrize("any_card,n_plays,recorded", [
     (True, 10, [42, 45]),    # bella shown with KH (T2): after T5 70 + 22 + 20 = 112
     (False, 12, [45, 45]),   # shown with QH (T6): after T5 92; after T6 70 + 25 + 20 = 115
@@ -425,16 +442,7 @@ def test_d11_points_mode_counts_sequences_once_a_trick_is_taken():
 def test_d11_points_mode_announced_bella_counts(any_card, n_plays, recorded):
     rules = DebertzRules(players=2, end_mode="points", target=100, bella_any_card=any_card)
     g = deal9(rules, BELLA, "8H", dealer=1, scores=[70, 0])
-    g.step("play")
-    plays = BELLA_PLAYS.split()
-    k = 0
-    while g.phase() == "play":
-        g.step(plays[k])
-        k += 1
-    assert k == n_plays
-    rec = deal_record(g)
-    assert rec["end"] == "points" and rec["winner"] == 0
-    assert rec["recorded"] == recorded
+    assert_ends_by_points(g, BELLA_PLAYS, n_plays, 0, recorded)
 
 
 @pytest.mark.parametrize("unplayed,seat0", [(False, 11), (True, 31)])
@@ -484,14 +492,5 @@ PLAYS4_T1_T2 = "JH 8H QH KH 7H 9H AH TH"
 def test_d11_points_mode_teams(scores, n_plays, recorded, winner):
     rules = DebertzRules(players=4, teams=True, end_mode="points")
     g = DebertzGame.from_deal(rules, HANDS4, "7H", STOCK4, dealer=3, scores=scores)
-    g.step("play")
-    plays = PLAYS4_T1_T2.split()
-    k = 0
-    while g.phase() == "play":
-        g.step(plays[k])
-        k += 1
-    assert k == n_plays
-    rec = deal_record(g)
-    assert rec["end"] == "points" and rec["winner"] == winner
-    assert rec["recorded"] == recorded
+    rec = assert_ends_by_points(g, PLAYS4_T1_T2, n_plays, winner, recorded)
     assert rec["scores_after"] == [scores[0] + recorded[0], scores[1] + recorded[1]]

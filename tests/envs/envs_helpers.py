@@ -17,3 +17,13 @@ def play_random(env, n_steps, seed=0):
         if term or trunc:
             obs, info = env.reset()
     return traj
+
+
+def random_episode_reward(env, rng):
+    """The learner's reward summed over the rest of an episode of random legal play."""
+    total = 0.0
+    while True:
+        _, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += r
+        if term:
+            return total

@@ -9,7 +9,7 @@ from cardsim.cards import BARBU_DECK, DEBERTZ_DECK
 from cardsim.envs.wrappers import IllegalActionPenalty
 from cardsim.errors import IllegalActionError, InvalidConfigError
 
-from envs_helpers import play_random
+from envs_helpers import play_random, random_episode_reward
 
 CONFIGS = [
     ("cardsim/Debertz-v0", {}),
@@ -106,12 +106,7 @@ def test_episode_deal_rewards_are_recorded_points():
     rng = np.random.default_rng(3)
     env.reset(seed=3)
     for _ in range(20):
-        total = 0.0
-        while True:
-            _, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
-            total += r
-            if term:
-                break
+        total = random_episode_reward(env, rng)
         st = env.state
         expected = 0 if st[L.END] == L.END_VOID else st[L.RECORDED + env.seat]
         assert total == expected
@@ -123,12 +118,7 @@ def test_game_episode_reward_sums_to_final_score():
     env = gym.make("cardsim/Barbu-v0", episode="game", reward_scale=1.0, seat=1).unwrapped
     rng = np.random.default_rng(0)
     env.reset(seed=0)
-    total = 0.0
-    while True:
-        _, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
-        total += r
-        if term:
-            break
+    total = random_episode_reward(env, rng)
     assert env.state[L.PHASE] == L.PH_MATCH_OVER
     assert total == env.state[L.SCORES + 1]
 

@@ -15,6 +15,7 @@ from cardsim.debertz.rules import DebertzRules
 from experiments.train.distill import Distill, DistillArgs
 from experiments.train.episodes import Samples
 from experiments.train.labels_nb import solver_labels
+from tests.experiments.toy_targets import learn_linear_action_values
 from tests.search.debertz_positions import positions
 from tests.search.test_debertz_solver import brute, solve
 
@@ -83,22 +84,17 @@ def test_sampled_labels_average_drawn_deals_and_repeat_for_their_seed():
 def test_distill_fits_labels_and_returns():
     # labelled rows: every legal action's Q towards its label; the rest: the played action's
     # Q towards the return. Both are linear in the state here, and the loss falls by far.
-    torch.manual_seed(0)
-    rng = np.random.default_rng(0)
-    net = ActionHeadNet(20, 5, (64,))
-    algo = Distill(net, DistillArgs(learning_rate=0.003, batch_size=512), torch.device("cpu"))
-    w = rng.normal(size=(20, 5)).astype(np.float32)
-    losses = []
-    for _ in range(300):
-        obs = rng.random((512, 20), dtype=np.float32)
-        q = obs @ w
+    def labelled_half(rng, obs, q):
         legal = rng.random((512, 5)) < 0.6
         legal[:, 0] = True
         a = rng.integers(0, 5, 512)
         labels = np.where(legal, q, np.nan).astype(np.float32)
         labels[256:] = np.nan                      # half the rows have no label
-        s = Samples(obs, legal, a, q[np.arange(512), a], labels)
-        losses.append(algo.learn(s))
+        return Samples(obs, legal, a, q[np.arange(512), a], labels)
+
+    net, losses, obs, q = learn_linear_action_values(
+        lambda net: Distill(net, DistillArgs(learning_rate=0.003, batch_size=512),
+                            torch.device("cpu")), labelled_half)
     assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
     with torch.no_grad():
         fitted = net(torch.from_numpy(obs)).numpy()
@@ -301,7 +297,7 @@ def check_network_labels(game, states, R, params, seed):
     agent = NeuralAgent(game, net=net)
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     by_net = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
-                           kit.num_actions, 1, pack_weights(net.layer_arrays()))
+                           kit.num_actions, 1, network=pack_weights(net.layer_arrays()))
     by_heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
                                  kit.num_actions, 1)
     checked = 0
@@ -350,8 +346,8 @@ def test_network_all_is_network_in_debertz():
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     params = make_agent("pimc", "debertz").params
     packed = pack_weights(net.layer_arrays())
-    cards = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, packed)
-    every = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, packed,
+    cards = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, network=packed)
+    every = solver_labels(TAG, states, R, rows, params, 0, 1.0, ones.copy(), 40, 1, network=packed,
                           every=True)
     assert (~np.isnan(cards)).sum() >= 8
     assert np.array_equal(cards, every, equal_nan=True)
@@ -402,9 +398,9 @@ def test_network_all_play_outs_value_domino_and_the_doubles_by_the_networks_own_
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     packed = pack_weights(net.layer_arrays())
     every = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
-                          kit.num_actions, 1, packed, every=True)
+                          kit.num_actions, 1, network=packed, every=True)
     cards_only = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
-                               kit.num_actions, 1, packed)
+                               kit.num_actions, 1, network=packed)
     heuristic = solver_labels(kit.tag, states, R, rows, params, 0, 0.5, ones.copy(),
                               kit.num_actions, 1)
     # playouts: network leaves these to the heuristic's play-outs
@@ -436,7 +432,7 @@ def test_network_all_values_a_contract_less_its_network_play_outs_on_average_han
     params = make_agent("pimc", "barbu").params
     rng = np.array([rng_nb.stream(35, 0, 0)], dtype=np.uint64)
     labels = solver_labels(kit.tag, states, R, np.arange(1), params, 0, 1.0, rng.copy(),
-                           kit.num_actions, 2, pack_weights(net.layer_arrays()), every=True)
+                           kit.num_actions, 2, network=pack_weights(net.layer_arrays()), every=True)
     base, bits = kit.kernels.legal(contract, R)
     me = kit.kernels.turn(contract)
     options = [b for b in range(64) if bits >> b & 1]
@@ -465,7 +461,7 @@ def test_network_play_outs_leave_the_solved_tricks_as_they_were():
     rows, ones = np.arange(len(states)), np.ones(len(states), dtype=np.uint64)
     plain = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones, kit.num_actions)
     with_net = solver_labels(kit.tag, states, R, rows, params, 0, 1.0, ones,
-                             kit.num_actions, 0, pack_weights(net.layer_arrays()))
+                             kit.num_actions, 0, network=pack_weights(net.layer_arrays()))
     assert (~np.isnan(plain)).any()
     assert np.array_equal(plain, with_net, equal_nan=True)
 
@@ -493,7 +489,7 @@ def test_bad_play_out_arguments_are_refused(tmp_path):
                                          f"{kit.num_actions} actions; this game has "
                                          f"{kit.obs_size} and {kit.num_actions}"):
         solver_labels(kit.tag, states, None, np.arange(1), None, 0, 1.0, None,
-                      kit.num_actions, 1, pack_weights(other.layer_arrays()))
+                      kit.num_actions, 1, network=pack_weights(other.layer_arrays()))
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(dict(name="t", game="barbu", algorithm="distill",
                                         args={"playouts": "network", "samples": 2})))
@@ -587,7 +583,7 @@ def test_drawn_contracts_are_labelled_as_pimc_values_them():
 
     def domino_labels(samples, rollouts, network=None, **kw):
         return solver_labels(kit.tag, domino, R2, rows2, params, samples, 0.5,
-                             streams2.copy(), kit.num_actions, rollouts, network,
+                             streams2.copy(), kit.num_actions, rollouts, network=network,
                              every=network is not None, **kw)
 
     pimc_like = domino_labels(1, 16)

@@ -19,6 +19,7 @@ from cardsim.errors import InvalidConfigError
 from experiments.cli import main
 from experiments.train import loop
 from experiments.train.recipe_run import load_recipe, resume_recipe, start_recipe
+from tests.experiments.killed_runs import train_until_killed
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = sorted((ROOT / "configs" / "recipes").glob("*.yaml"))
@@ -142,8 +143,9 @@ def test_every_recipe_trains_its_network_at_a_tiny_scale(recipe_runs, path):
     game = final["game"]
     if made["kind"] == "beliefs":
         from agents.neural.beliefs import load_beliefs
+        from cardsim import games
 
-        load_beliefs(str(run_dir), game)
+        load_beliefs(str(run_dir), games.get(game))
     elif _seats_an_older_network(made, final):
         # barbu-critic's options seat the zoo's barbu-specialist, made before the observation
         # grew: refused in one line until barbu-specialist is trained again from its recipe
@@ -548,26 +550,10 @@ def test_a_recipe_killed_with_sigkill_in_its_second_stage_resumes_to_the_same_ne
     # a real crash: the recipe's process is killed once stage 2 has a checkpoint on disk;
     # the resume loses at most the iterations after it and ends with the network of a run
     # never interrupted, byte for byte
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     path = two_stage_recipe(tmp_path, second={"iterations": 4})
     argv = [str(path)] + [a for s in TWO for a in ("--set", s)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "train", *argv,
-                             "--out", str(tmp_path / "cut")], env=env, cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 300
-    while time.time() < deadline and proc.poll() is None and not list(
-            (tmp_path / "cut").glob("*/stages/2-distill/checkpoints/latest.pt")):
-        time.sleep(0.02)
-    assert proc.poll() is None, "the recipe ended before it could be killed"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    cut_dir = next((tmp_path / "cut").iterdir())
+    cut_dir = train_until_killed(argv, tmp_path / "cut",
+                                 "*/stages/2-distill/checkpoints/latest.pt", 300, cwd=tmp_path)
     stage2 = cut_dir / "stages" / "2-distill"
     kept = load_checkpoint(stage2 / "checkpoints" / "latest.pt")["training"]["iteration"]
     assert 1 <= kept < 4 and not (cut_dir / "network.pt").exists()

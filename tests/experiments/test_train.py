@@ -20,7 +20,9 @@ from experiments.train.dmc import DMC, DMCArgs
 from experiments.train.episodes import EpisodeBuffer, Samples
 from experiments.train.loop import resume_training, start_training
 from experiments.train.ppo import PPO, PPOArgs
+from tests.experiments.killed_runs import train_until_killed
 from tests.experiments.metrics import metrics_without_timings
+from tests.experiments.toy_targets import learn_linear_action_values
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "train").glob("*.yaml"))
 TINY = dict(num_games=64, steps_per_iteration=40, iterations=2, hidden=[32], eval_every=2,
@@ -93,7 +95,7 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
         # learnt over the sampler's chances: their own cross-entropy is reported beside
         prior = cfg["args"].get("prior") == "sampler"
         assert all((m.get("sampler", 0) > 0) == prior for m in lines)
-        load_beliefs(str(run_dir), cfg["game"])
+        load_beliefs(str(run_dir), games.get(cfg["game"]))
         return
     # the checkpoint plays wherever agents do
     NeuralAgent(cfg["game"], {"checkpoint": str(run_dir / "checkpoints/latest.pt")})
@@ -101,18 +103,14 @@ def test_ready_config_trains_on_a_tiny_budget(path, tmp_path):
 
 def test_dmc_fits_known_action_values():
     # Q(s, a) = s . w_a on random states: the loss falls by far from its start
-    torch.manual_seed(0)
-    rng = np.random.default_rng(0)
-    net = ActionHeadNet(20, 5, (64,))
-    dmc = DMC(net, DMCArgs(learning_rate=0.003, batch_size=512), torch.device("cpu"))
-    w = rng.normal(size=(20, 5)).astype(np.float32)
-    losses = []
-    for _ in range(300):
-        obs = rng.random((512, 20), dtype=np.float32)
+    def every_action_legal(rng, obs, q):
         a = rng.integers(0, 5, 512)
-        s = Samples(obs, np.ones((512, 5), bool), a, (obs @ w)[np.arange(512), a],
-                    np.zeros(512, np.float32))
-        losses.append(dmc.learn(s))
+        return Samples(obs, np.ones((512, 5), bool), a, q[np.arange(512), a],
+                       np.zeros(512, np.float32))
+
+    _, losses, _, _ = learn_linear_action_values(
+        lambda net: DMC(net, DMCArgs(learning_rate=0.003, batch_size=512), torch.device("cpu")),
+        every_action_legal)
     assert np.mean(losses[-20:]) < 0.05 * np.mean(losses[:5])
 
 
@@ -349,27 +347,11 @@ def test_readme_training_config_is_valid():
 def test_resume_after_kill_9(tmp_path):
     # a real crash: the training process is killed (SIGKILL) once its first checkpoint is
     # on disk; the resumed run reports every iteration once, in order, to the end
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     base = dict(name="k", game="debertz", rules={"players": 2}, algorithm="dmc",
                 eval_opponents=["random"])
     config = tiny_config(tmp_path, base, iterations=6, eval_every=3, steps_per_iteration=200)
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "train", str(config),
-                             "--out", str(tmp_path / "runs")], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None and not list(
-            (tmp_path / "runs").glob("*/checkpoints/latest.pt")):
-        time.sleep(0.05)
-    assert proc.poll() is None, "the run ended before it could be killed"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    run_dir = next((tmp_path / "runs").iterdir())
+    run_dir = train_until_killed([str(config)], tmp_path / "runs", "*/checkpoints/latest.pt",
+                                 120)
     before = load_checkpoint(run_dir / "checkpoints" / "latest.pt")["training"]["iteration"]
     _, summary = resume_training(run_dir)
     rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]

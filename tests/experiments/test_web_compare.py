@@ -17,6 +17,7 @@ from experiments.tournaments.per_deal import DTYPE
 from experiments.web import app as web_app
 from experiments.web.app import create_app
 from experiments.web.compare import top_deals
+from tests.experiments.web_paths import paths_out_of_the_folder
 
 CONFIG = """name: cmp
 kind: tournament
@@ -154,16 +155,11 @@ def test_plays_refused_without_a_config_or_item(client):
     assert r.status_code == 400 and "deal must be" in r.json()["error"]
 
 
-@pytest.mark.parametrize("path, status, words", [
-    ("../outside.npy", 400, "'..' is refused"),
-    ("/etc/passwd", 400, "absolute path"),
-    ("link.npy", 400, "outside runs"),
-    ("missing.npy", 404, "no such file"),
-    ("junk.npy", 400, "not a NumPy file"),
-    ("other.npy", 400, "not a per-deal file"),
-    ("notes.txt", 400, ".npy file"),
-    ("", 400, "give the path"),
-])
+@pytest.mark.parametrize("path, status, words", paths_out_of_the_folder(
+    "outside.npy", ".npy", "outside runs") + [("junk.npy", 400, "not a NumPy file"),
+                                              ("other.npy", 400, "not a per-deal file"),
+                                              ("notes.txt", 400, ".npy file"),
+                                              ("", 400, "give the path")])
 def test_bad_paths_refused(client, path, status, words):
     for url in ("/api/compare", "/api/compare/plays"):
         r = client.get(url, params={"file": path})

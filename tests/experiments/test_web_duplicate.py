@@ -58,13 +58,18 @@ def replayed(client, url: str, headers: dict, seconds: float = 600):
     raise AssertionError(f"{url} still thinking after {seconds} s")
 
 
+def duplicate_seat_agents(live):
+    """Agents for the seats of an open game, its duplicate agent in the human's seat."""
+    specs = list(live.specs)
+    specs[live.seat] = live.duplicate
+    return make_seat_agents(live.game, specs, None, live.session.rules)
+
+
 def expected_deals(app, gid: str) -> dict:
     """The reply of /duplicate as the server made it before: duplicate_deal in the server."""
     with app.state.games.open(gid) as live:
         s, seat = live.session, live.seat
-        specs = list(live.specs)
-        specs[seat] = live.duplicate
-        agents = make_seat_agents(live.game, specs, None, s.rules)
+        agents = duplicate_seat_agents(live)
         rows = [{"deal": k, "you": s.deal_points[k][seat],
                  "agent": duplicate_deal(s, k, agents)["points"][seat]}
                 for k in range(len(s.records))]
@@ -77,9 +82,7 @@ def expected_game(app, gid: str) -> dict:
     """The reply of /duplicate-game as the server made it before: duplicate_game in it."""
     with app.state.games.open(gid) as live:
         s, seat = live.session, live.seat
-        specs = list(live.specs)
-        specs[seat] = live.duplicate
-        agents = make_seat_agents(live.game, specs, None, s.rules)
+        agents = duplicate_seat_agents(live)
         you = game_result(s, seat)
         bot = game_result(duplicate_game(s, agents), seat)
         return {"agent": live.duplicate, "seat": seat,

@@ -3,13 +3,11 @@ deal's plays are replayed through the engine on the sampled hands, each one lega
 
 import itertools
 
-import numpy as np
-
 from cardsim.barbu import engine_nb as E
 from cardsim.barbu import layout as L
 from cardsim.barbu.face_nb import GAME
-from cardsim.sample_nb import sample_rows
 from experiments.bench.search import barbu_positions  # noqa: F401  (the tests' positions)
+from tests.search.sampler_checks import sampled_deals
 
 
 def replays_on(st, R, hands):
@@ -68,10 +66,4 @@ def consistent_deals(st, R, me):
 def sample(states, R, count, seed=7, seats=None):
     """``count`` deals per position from ``cardsim.sample_nb.sample_rows`` for the seat to act
     (or ``seats``)."""
-    states = np.array(states)
-    if seats is None:
-        seats = states[:, L.TURN].copy()
-    out = np.zeros((len(states), count, L.STATE_WIDTH), dtype=np.int64)
-    rng = np.arange(1, len(states) + 1, dtype=np.uint64) * np.uint64(seed)
-    tries = sample_rows(GAME, states, R, np.asarray(seats, dtype=np.int64), count, rng, out)
-    return out, tries
+    return sampled_deals(GAME, L, states, R, count, seed=seed, seats=seats)

@@ -36,6 +36,16 @@ def tree_action(st, R, base, bits, params, rng, i):
     return ismcts_action(GAME, st, R, base, bits, params, rng, i)
 
 
+def decisions(rules, contracts, count, plays, seed):
+    """``count`` positions after ``plays`` plays of each contract of ``contracts``: the
+    contract, the packed rules, the position and its legal actions (base, bits)."""
+    for contract in contracts:
+        R, states = barbu_positions(rules, count, contract, plays, seed=seed)
+        for st in states:
+            base, bits = E.legal_mask(st, R)
+            yield contract, R, st, base, bits
+
+
 POLICIES = {"pimc": (pimc_decision, FAST), "pimc-paranoid": (pimc_decision, FAST_PARANOID),
             "pimc-playouts": (pimc_decision, FAST_PLAYOUTS),
             "ismcts": (tree_action, FAST_TREE)}
@@ -118,13 +128,11 @@ def test_margin_keeps_the_heuristic_card_without_evidence():
     kept = one.copy()
     kept[P.P_MARGIN] = 1
     off = 0
-    for contract in (A.NO_TRICKS, A.NO_QUEENS, A.TRUMPS):
-        R, states = barbu_positions(rules, 6, contract, 4, seed=7)
-        for st in states:
-            base, bits = E.legal_mask(st, R)
-            h = base + heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits)
-            assert pimc_decision(st, R, base, bits, kept, np.array([np.uint64(4)]), 0) == h
-            off += pimc_decision(st, R, base, bits, one, np.array([np.uint64(4)]), 0) != h
+    contracts = (A.NO_TRICKS, A.NO_QUEENS, A.TRUMPS)
+    for _, R, st, base, bits in decisions(rules, contracts, 6, 4, seed=7):
+        h = base + heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits)
+        assert pimc_decision(st, R, base, bits, kept, np.array([np.uint64(4)]), 0) == h
+        off += pimc_decision(st, R, base, bits, one, np.array([np.uint64(4)]), 0) != h
     assert off > 0
 
 
@@ -169,26 +177,24 @@ def test_early_tricks_by_play_outs():
     single[P.P_ROLLOUTS] = 1
     single[P.P_MARGIN] = 1
     moved = 0
-    for contract in (A.NO_TRICKS, A.NO_HEARTS, A.TRUMPS):
-        R, states = barbu_positions(rules, 4, contract, 9, seed=5)
-        for st in states:
-            base, bits = E.legal_mask(st, R)
-            chosen = pimc_decision(st, R, base, bits, params, np.array([np.uint64(8)]), 0)
-            rng = np.array([np.uint64(8)])
-            kn, ways = sample_prepare(GAME, st, R, st[L.TURN])
-            totals = {}
-            deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
-            for _ in range(5):
-                sample_deal(GAME, st, R, kn, ways, rng, 0, deal)
-                for c in (c for c in range(52) if bits >> c & 1):
-                    trial = deal.copy()
-                    E.step(trial, R, base + c)
-                    totals[c] = totals.get(c, 0) + P.rollout_score(trial, R, st[L.TURN])
-            best = max(totals.values())
-            h = heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits) - base
-            expect = h if totals[h] == best else min(c for c in totals if totals[c] == best)
-            assert chosen == base + expect, (contract, totals, h)
-            moved += expect != h
-            kept = pimc_decision(st, R, base, bits, single, np.array([np.uint64(8)]), 0)
-            assert kept == base + h
+    contracts = (A.NO_TRICKS, A.NO_HEARTS, A.TRUMPS)
+    for contract, R, st, base, bits in decisions(rules, contracts, 4, 9, seed=5):
+        chosen = pimc_decision(st, R, base, bits, params, np.array([np.uint64(8)]), 0)
+        rng = np.array([np.uint64(8)])
+        kn, ways = sample_prepare(GAME, st, R, st[L.TURN])
+        totals = {}
+        deal = np.empty(L.STATE_WIDTH, dtype=np.int64)
+        for _ in range(5):
+            sample_deal(GAME, st, R, kn, ways, rng, 0, deal)
+            for c in (c for c in range(52) if bits >> c & 1):
+                trial = deal.copy()
+                E.step(trial, R, base + c)
+                totals[c] = totals.get(c, 0) + P.rollout_score(trial, R, st[L.TURN])
+        best = max(totals.values())
+        h = heuristic_action(P.ROLLOUT_PARAMS, st, R, base, bits) - base
+        expect = h if totals[h] == best else min(c for c in totals if totals[c] == best)
+        assert chosen == base + expect, (contract, totals, h)
+        moved += expect != h
+        kept = pimc_decision(st, R, base, bits, single, np.array([np.uint64(8)]), 0)
+        assert kept == base + h
     assert moved > 0

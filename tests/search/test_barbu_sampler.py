@@ -18,6 +18,7 @@ from cardsim.barbu.rules import BarbuRules
 from cardsim.sample_nb import sample_rows
 from tests.search.barbu_positions import (barbu_positions, consistent_deals, dealt_of,
                                           replays_on, sample)
+from tests.search.sampler_checks import assert_uniform_among, fewest_deals_above_a_handful
 
 CONVENTIONS = [
     dict(),
@@ -60,30 +61,17 @@ def test_every_sampled_deal_agrees_with_what_the_seat_knows(kw, contract):
 def test_samples_are_uniform_among_the_consistent_deals(kw, contract, plays):
     rules = BarbuRules(**kw)
     R, states = barbu_positions(rules, 40, contract, plays, seed=11)
-    # the position with the most structure: the fewest consistent deals above a handful
-    candidates = []
-    for st in states:
+
+    def listed_deals(st):  # None where too many cards are hidden to list every deal
         me = st[L.TURN]
         hidden = 52 - bin(int(st[L.PLAYED]) | int(st[L.HANDS + me])).count("1")
-        if hidden > 8:
-            continue
-        deals = consistent_deals(st, R, me)
-        if len(deals) >= 6:
-            candidates.append((len(deals), st, deals))
-    assert candidates
-    _, st, deals = min(candidates, key=lambda c: c[0])
+        return None if hidden > 8 else consistent_deals(st, R, me)
+
+    st, deals = fewest_deals_above_a_handful(states, listed_deals)
     count = 300 * len(deals)
     out, _ = sample([st], R, count)
-    index = {d: k for k, d in enumerate(deals)}
-    hits = np.zeros(len(deals))
-    for deal in out[0]:
-        key = tuple(int(h) for h in deal[L.HANDS:L.HANDS + 4])
-        assert key in index  # never a deal that contradicts what the seat knows
-        hits[index[key]] += 1
-    expected = count / len(deals)
-    chi2 = ((hits - expected) ** 2 / expected).sum()
-    df = len(deals) - 1
-    assert abs(chi2 - df) / np.sqrt(2 * df) < 5, (chi2, df)
+    assert_uniform_among([tuple(int(h) for h in deal[L.HANDS:L.HANDS + 4])
+                          for deal in out[0]], deals)
 
 
 @pytest.mark.parametrize("contract", [A.NO_QUEENS, A.TRUMPS, A.DOMINO], ids=str)

@@ -17,6 +17,7 @@ from cardsim.barbu import layout as L
 from cardsim.barbu import solve_nb as V
 from cardsim.barbu.rules import BarbuRules
 from tests.search.barbu_positions import barbu_positions
+from tests.search.solver_checks import children, root_values
 
 TRICK_CONTRACTS = [c for c in range(A.NUM_CONTRACTS) if c != A.DOMINO]
 CONVENTIONS = [
@@ -36,22 +37,12 @@ def brute(st, R, seat):
     """The seat's deal score (B7) under paranoid minimax: the seat maximises, others minimise."""
     if st[L.PHASE] != L.PH_PLAY:
         return int(st[L.DEAL_SCORES + seat])
-    values = []
-    for c in legal_cards(st, R):
-        child = st.copy()
-        E.step(child, R, c)
-        values.append(brute(child, R, seat))
+    values = [brute(child, R, seat) for _, child in children(E, st, R, legal_cards(st, R))]
     return max(values) if st[L.TURN] == seat else min(values)
 
 
 def solve(st, R, seat, tt=TT, budget=0, maxn=0):
-    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
-    V.position_of(st, R, seat, pos)
-    pos[V.P_BUDGET] = budget
-    pos[V.P_MAXN] = maxn
-    values = np.full(52, -99999, dtype=np.int64)
-    legal = V.solve_root(pos, tt, values)
-    return {c: int(values[c]) for c in range(52) if legal >> c & 1}
+    return root_values(V, 52, st, R, seat, tt, budget=budget, maxn=maxn)
 
 
 @pytest.mark.parametrize("kw", CONVENTIONS, ids=str)
@@ -65,11 +56,7 @@ def test_root_values_equal_brute_force_minimax(kw, contract):
             seat = int(st[L.TURN])
             values = solve(st, R, seat)
             assert sorted(values) == legal_cards(st, R)
-            exact = {}
-            for c in values:
-                child = st.copy()
-                E.step(child, R, c)
-                exact[c] = brute(child, R, seat)
+            exact = {c: brute(child, R, seat) for c, child in children(E, st, R, values)}
             # the solver leaves out what is already taken: the same offset for every card
             offsets = {exact[c] - values[c] for c in values}
             assert len(offsets) == 1, (kw, plays, values, exact)
@@ -95,13 +82,9 @@ def maxn_outcomes(st, R, rows):
     if st[L.PHASE] != L.PH_PLAY:
         return {tuple(int(x) for x in st[L.CONTRACT_SCORES:L.CONTRACT_SCORES + 4])}
     w = rows[int(st[L.TURN])]
-    children = []
-    for c in legal_cards(st, R):
-        child = st.copy()
-        E.step(child, R, c)
-        children.append(maxn_outcomes(child, R, rows))
-    floor = max(min(int(w @ v) for v in outs) for outs in children)
-    return {v for outs in children for v in outs if int(w @ v) >= floor}
+    after = [maxn_outcomes(child, R, rows) for _, child in children(E, st, R, legal_cards(st, R))]
+    floor = max(min(int(w @ v) for v in outs) for outs in after)
+    return {v for outs in after for v in outs if int(w @ v) >= floor}
 
 
 @pytest.mark.parametrize("kw", CONVENTIONS[:2], ids=str)
@@ -119,9 +102,8 @@ def test_maxn_root_values_are_max_n_outcomes(kw, contract):
             values = solve(st, R, seat, maxn=1)
             assert sorted(values) == legal_cards(st, R)
             taken = int(rows[seat] @ st[L.CONTRACT_SCORES:L.CONTRACT_SCORES + 4])
-            for c, value in values.items():
-                child = st.copy()
-                E.step(child, R, c)
+            for c, child in children(E, st, R, values):
+                value = values[c]
                 reachable = {int(rows[seat] @ v) for v in maxn_outcomes(child, R, rows)}
                 assert taken + value in reachable, (kw, plays, c, value, reachable)
             checked += 1

@@ -11,8 +11,9 @@ import pytest
 from cardsim.debertz import layout as L
 from cardsim.debertz.face_nb import GAME
 from cardsim.debertz.rules import DebertzRules
-from cardsim.sample_nb import sample_rows
 from tests.search.debertz_positions import agrees_with, positions
+from tests.search.sampler_checks import (assert_uniform_among, fewest_deals_above_a_handful,
+                                         sampled_deals)
 
 CONVENTIONS = [
     dict(players=2),
@@ -26,13 +27,7 @@ CONVENTIONS = [
 
 
 def sample(states, R, count, seed=7, seats=None):
-    states = np.array(states)
-    if seats is None:
-        seats = states[:, L.TURN].copy()
-    out = np.zeros((len(states), count, L.STATE_WIDTH), dtype=np.int64)
-    rng = np.arange(1, len(states) + 1, dtype=np.uint64) * np.uint64(seed)
-    tries = sample_rows(GAME, states, R, np.asarray(seats, dtype=np.int64), count, rng, out)
-    return out, tries
+    return sampled_deals(GAME, L, states, R, count, seed=seed, seats=seats)
 
 
 @pytest.mark.parametrize("kw", CONVENTIONS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
@@ -110,27 +105,12 @@ def _consistent_deals(st, R):
 def test_samples_are_uniform_among_the_consistent_deals(kw, plays):
     rules = DebertzRules(**kw)
     R, states = positions(rules, 40, plays, seed=11)
-    # the position with the most structure: the fewest consistent deals above a handful
-    candidates = []
-    for st in states[:8]:
-        deals = _consistent_deals(st, R)
-        if len(deals) >= 6:
-            candidates.append((len(deals), st, deals))
-    assert candidates
-    _, st, deals = min(candidates, key=lambda c: c[0])
+    st, deals = fewest_deals_above_a_handful(states[:8], lambda st: _consistent_deals(st, R))
     count = 400 * len(deals)
     out, tries = sample([st], R, count)
     assert tries[0] > 0
-    index = {d: k for k, d in enumerate(deals)}
-    hits = np.zeros(len(deals))
-    for deal in out[0]:
-        key = tuple(deal[L.HANDS:L.HANDS + 4]) + (deal[L.DEAD],)
-        assert key in index  # never a deal that contradicts what the seat knows
-        hits[index[key]] += 1
-    expected = count / len(deals)
-    chi2 = ((hits - expected) ** 2 / expected).sum()
-    df = len(deals) - 1
-    assert abs(chi2 - df) / np.sqrt(2 * df) < 5, (chi2, df)
+    assert_uniform_among([tuple(deal[L.HANDS:L.HANDS + 4]) + (deal[L.DEAD],)
+                          for deal in out[0]], deals)
 
 
 @pytest.mark.parametrize("kw", CONVENTIONS[:5], ids=str)

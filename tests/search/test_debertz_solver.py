@@ -15,6 +15,7 @@ from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
 from cardsim.debertz.rules import DebertzRules
 from tests.search.debertz_positions import positions
+from tests.search.solver_checks import children, root_values
 
 CONVENTIONS = [
     dict(players=2),
@@ -38,23 +39,13 @@ def brute(st, R, side):
         return outcome(st, R, side)
     mask = E.legal_mask(st, R)
     maximise = E.side_of(st[L.TURN], R[L.R_TEAMS]) == side
-    values = []
-    for c in range(32):
-        if mask >> c & 1:
-            child = st.copy()
-            E.step(child, R, c)
-            values.append(brute(child, R, side))
+    legal = [c for c in range(32) if mask >> c & 1]
+    values = [brute(child, R, side) for _, child in children(E, st, R, legal)]
     return max(values) if maximise else min(values)
 
 
 def solve(st, R, side, tt, budget=0, maxn=0):
-    pos = np.zeros(V.POSITION_WIDTH, dtype=np.int64)
-    V.position_of(st, R, side, pos)
-    pos[V.P_BUDGET] = budget
-    pos[V.P_MAXN] = maxn
-    values = np.full(32, -99999, dtype=np.int64)
-    legal = V.solve_root(pos, tt, values)
-    return {c: int(values[c]) for c in range(32) if legal >> c & 1}
+    return root_values(V, 32, st, R, side, tt, budget=budget, maxn=maxn)
 
 
 @pytest.mark.parametrize("kw", CONVENTIONS, ids=str)
@@ -69,11 +60,7 @@ def test_root_values_equal_brute_force_minimax(kw):
             side = E.side_of(st[L.TURN], R[L.R_TEAMS])
             values = solve(st, R, side, tt)
             assert set(values) == {c for c in range(32) if E.legal_mask(st, R) >> c & 1}
-            exact = {}
-            for c in values:
-                child = st.copy()
-                E.step(child, R, c)
-                exact[c] = brute(child, R, side)
+            exact = {c: brute(child, R, side) for c, child in children(E, st, R, values)}
             # the solver leaves out what is already won: the same offset for every card
             offsets = {exact[c] - values[c] for c in values}
             assert len(offsets) == 1, (kw, plays, values, exact)
@@ -101,14 +88,10 @@ def maxn_outcomes(st, R, worth):
         return {worth(st, R)}
     side = E.side_of(st[L.TURN], R[L.R_TEAMS])
     mask = E.legal_mask(st, R)
-    children = []
-    for c in range(32):
-        if mask >> c & 1:
-            child = st.copy()
-            E.step(child, R, c)
-            children.append(maxn_outcomes(child, R, worth))
-    floor = max(min(w[side] for w in outs) for outs in children)
-    return {w for outs in children for w in outs if w[side] >= floor}
+    legal = [c for c in range(32) if mask >> c & 1]
+    after = [maxn_outcomes(child, R, worth) for _, child in children(E, st, R, legal)]
+    floor = max(min(w[side] for w in outs) for outs in after)
+    return {w for outs in after for w in outs if w[side] >= floor}
 
 
 @pytest.mark.parametrize("kw", [dict(players=3), dict(players=4),
@@ -130,9 +113,7 @@ def test_maxn_root_values_are_max_n_outcomes(kw):
             paranoid = solve(st, R, side, tt)
             values = solve(st, R, side, tt, maxn=V.MAXN_POINTS)
             assert set(values) == set(paranoid)
-            for c in values:
-                child = st.copy()
-                E.step(child, R, c)
+            for c, child in children(E, st, R, values):
                 # what is already won: the paranoid value's offset from the exact minimax
                 offset = brute(child, R, side) - paranoid[c]
                 reachable = {w[side] for w in maxn_outcomes(child, R, points_worth)}
@@ -164,9 +145,7 @@ def test_maxn_on_recorded_scores_reaches_recorded_outcomes(kw):
                 st[L.BYTE_COUNTS + E.side_of(st[L.BIDDER], R[L.R_TEAMS])] = 2
             side = E.side_of(st[L.TURN], R[L.R_TEAMS])
             values = solve(st, R, side, tt, maxn=V.MAXN_RECORDED)
-            for c in values:
-                child = st.copy()
-                E.step(child, R, c)
+            for c, child in children(E, st, R, values):
                 outcomes = maxn_outcomes(child, R, recorded_worth)
                 reachable = {w[side] for w in outcomes}
                 assert values[c] in reachable, (kw, plays, c, values, reachable)
