@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
 
@@ -49,3 +50,14 @@ def peak_memory_mb() -> float:
     """Peak resident memory of this process so far, in MiB."""
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+# Benchmarks print the host's load beside their figures: this host's speed depends on it.
+def load_before(note: str = "") -> None:
+    """Print the load average and the CPU count before a benchmark (``note`` after them)."""
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs{note}")
+
+
+def load_after() -> None:
+    """Print the load average after a benchmark."""
+    print(f"load average after: {os.getloadavg()[0]:.2f}")

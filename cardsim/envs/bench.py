@@ -10,12 +10,12 @@ policy is the same argmax).
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
 import numpy as np
 
 from cardsim.games import GAMES
+from cardsim.runtime import load_after, load_before
 
 
 def bench_batch(game: str, batch: int, threads: int, observations: bool, seconds: float) -> float:
@@ -72,7 +72,7 @@ def main(argv=None) -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seconds", type=float, default=4.0)
     args = p.parse_args(argv)
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    load_before()
     for game in GAMES:
         for obs in (True, False):
             rate = bench_batch(game, args.batch, args.threads, obs, args.seconds)
@@ -85,7 +85,7 @@ def main(argv=None) -> None:
                                  opponents=opponents)
                 print(f"gymnasium {env_id:<20} opponents {opponents:<9} observation "
                       f"{mode:<6}: {rate:>10,.0f} steps/s")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load_after()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cardsim.runtime import load_after, load_before
+
 
 def _empty_stats(num_stats, task, n_threads):
     """A task that plays nothing: what is left is Ray's round trip and the driver's merge."""
@@ -77,8 +79,7 @@ def first_result(args) -> None:
     walls: dict = {"local": [], "ray": []}
     compiled: dict = {"local": [], "ray": []}
     breakdown = []
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
-          f"{args.deals:,} deals, {'cold' if args.cold else 'warm'} compiled cache")
+    load_before(f"; {args.deals:,} deals, {'cold' if args.cold else 'warm'} compiled cache")
     with tempfile.TemporaryDirectory(prefix="cardsim-bench-cache-") as tmp:
         env = dict(os.environ)
         if args.cold:
@@ -108,7 +109,7 @@ def first_result(args) -> None:
               f"{med['first_result_s']:.1f} s after submitting, all {args.deals:,} deals "
               f"{med['total_s']:.1f} s from the start of the process; workers compiled "
               f"{med['compile_s']:.1f} s in {med['tasks_compiled']:.0f} tasks")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load_after()
 
 
 def main(argv=None) -> None:
@@ -141,7 +142,7 @@ def main(argv=None) -> None:
 
     rules = make_rules("debertz")
     num_stats = rules.game.num_stats
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    load_before()
     t0 = time.perf_counter()
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False,
              logging_level="error")
@@ -191,7 +192,7 @@ def main(argv=None) -> None:
               f"({rate:,.0f} deals/s); one driver keeps about {kept * task_s:,.0f} workers "
               f"busy ({kept * chunk:,.0f} deals/s) before merging limits the run")
     ray.shutdown()
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load_after()
 
 
 if __name__ == "__main__":

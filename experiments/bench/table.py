@@ -9,12 +9,12 @@ whole tournament, the heuristic's compiled decisions included) and the games per
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
 import numpy as np
 
 from cardsim.games import GAMES
+from cardsim.runtime import load_after, load_before
 
 
 class FirstLegal:
@@ -73,10 +73,10 @@ def main(argv=None) -> None:
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args(argv)
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    load_before()
     for game in GAMES:
         print(bench(game, args.deals, args.batch, args.threads))
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load_after()
 
 
 if __name__ == "__main__":
