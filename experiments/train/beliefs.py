@@ -30,6 +30,7 @@ from cardsim.errors import InvalidConfigError
 from cardsim.games import Game
 from experiments.train.arguments import BeliefArgs
 from experiments.train.episodes import EpisodeBuffer
+from experiments.train.learner import Learner
 
 
 def behaviour_agent(game: str, spec: str):
@@ -44,15 +45,14 @@ def behaviour_agent(game: str, spec: str):
     return agent
 
 
-class BeliefTraining:
+class BeliefTraining(Learner):
     """The learner of a belief network: one iteration of watched play and learning."""
 
     name = "beliefs"
-    value_head = False
+    args: BeliefArgs
 
     def __init__(self, net, args: BeliefArgs, device: torch.device):
-        self.net, self.args, self.device = net, args, device
-        self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+        super().__init__(net, args, device)
         self._agents: dict[str, object] = {}
 
     @staticmethod
@@ -61,11 +61,6 @@ class BeliefTraining:
         from agents.neural.beliefs import output_size
 
         return output_size(game)
-
-    @staticmethod
-    def extra_shape(num_actions: int) -> tuple:
-        """Nothing is kept per decision besides what the episode buffer holds."""
-        return ()
 
     def behaviour(self, game: str):
         """The compiled agent that plays the watched seats (made once per game)."""

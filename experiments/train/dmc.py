@@ -29,17 +29,14 @@ from agents.neural.network import masked
 from cardsim.envs.selfplay import random_legal_actions
 from experiments.train.arguments import DMCArgs
 from experiments.train.episodes import EpisodeBuffer, Samples, concat, play_steps
+from experiments.train.learner import Learner
 
 
-class DMC:
+class DMC(Learner):
     """The learner: its network, optimizer and one iteration of self-play and learning."""
 
     name = "dmc"
-    value_head = False
-
-    def __init__(self, net, args: DMCArgs, device: torch.device):
-        self.net, self.args, self.device = net, args, device
-        self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    args: DMCArgs
 
     @torch.no_grad()
     def choose(self, obs: np.ndarray, legal: np.ndarray, rng: np.random.Generator):
@@ -61,15 +58,6 @@ class DMC:
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
         self.optimizer.step()
         return loss.item()
-
-    def warm_up(self, batch, step) -> None:
-        """Compile what an iteration runs, before it is timed (the batch's kernel was
-        compiled by the reset that made ``step``)."""
-
-    @staticmethod
-    def extra_shape(num_actions: int) -> tuple:
-        """The shape of what a decision keeps besides its action and return (nothing)."""
-        return ()
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
                   rng: np.random.Generator, pool=None) -> dict:

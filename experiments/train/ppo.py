@@ -20,6 +20,7 @@ from torch.nn import functional as F
 from agents.neural.network import masked
 from experiments.train.arguments import PPOArgs
 from experiments.train.episodes import EpisodeBuffer, Samples, concat, play_steps
+from experiments.train.learner import Learner
 
 
 def masked_log_probs(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
@@ -27,23 +28,13 @@ def masked_log_probs(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return torch.log_softmax(masked(logits, legal), dim=1)
 
 
-class PPO:
-    """The learner: its network, optimizer and one iteration of self-play and learning."""
+class PPO(Learner):
+    """The learner: its network, optimizer and one iteration of self-play and learning (each
+    decision keeps its action's log-probability, a scalar: ``extra_shape`` ())."""
 
     name = "ppo"
     value_head = True
-
-    def warm_up(self, batch, step) -> None:
-        """Nothing beyond the batch's kernel (compiled by the reset that made ``step``)."""
-
-    @staticmethod
-    def extra_shape(num_actions: int) -> tuple:
-        """Each decision keeps its action's log-probability."""
-        return ()
-
-    def __init__(self, net, args: PPOArgs, device: torch.device):
-        self.net, self.args, self.device = net, args, device
-        self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    args: PPOArgs
 
     @torch.no_grad()
     def choose(self, obs: np.ndarray, legal: np.ndarray, rng: np.random.Generator):
