@@ -51,40 +51,46 @@ def barbu_positions(rules, count, contract, plays, seed=1):
     cards) with ``plays`` entries in the plays log (cards, and Domino passes) in the first
     deal of a match, the contract forced (a list of state rows), and the packed rules."""
     R = rules.pack()
-    rng = np.array([np.uint64(54321 + seed)], dtype=np.uint64)
-    out = []
-    game = 0
-    while len(out) < count:
-        st = np.zeros(BL.STATE_WIDTH, dtype=np.int64)
-        BE.init_game(st, R, seed, game)
-        game += 1
-        BE.step(st, R, BA.CONTRACT + contract)
-        while st[BL.PHASE] < BL.PH_DEAL_END:
-            if st[BL.PHASE] == BL.PH_PLAY and st[BL.N_PLAYS] == plays:
-                out.append(st.copy())
-                break
-            base, bits = BE.legal_mask(st, R)
-            BE.step(st, R, base + random_bit(bits, rng, 0))
-    return R, out
+    return R, _played_to(BE, BL, R, count, plays, seed, 54321 + seed, _barbu_random,
+                         first=BA.CONTRACT + contract)
 
 
 def positions(rules, count, plays, seed=1):
     """``count`` positions of random play with ``plays`` cards played in the first deal of a
     game (a list of state rows), and the packed rules."""
     R = rules.pack()
-    rng = np.array([np.uint64(12345 + seed)], dtype=np.uint64)
+    return R, _played_to(E, L, R, count, plays, seed, 12345 + seed, _debertz_random)
+
+
+def _debertz_random(st, R, rng):
+    return random_bit(E.legal_mask(st, R), rng, 0)
+
+
+def _barbu_random(st, R, rng):
+    base, bits = BE.legal_mask(st, R)
+    return base + random_bit(bits, rng, 0)
+
+
+def _played_to(engine, layout, R, count, plays, seed, rng_seed, random_action, first=None):
+    """The first ``count`` games of run ``seed`` of an engine (its module and state layout)
+    whose first deal, played at random (``random_action(st, R, rng)``, the generator from
+    ``rng_seed``; ``first``: an action taken first), reaches play with ``plays`` entries in
+    its plays log: that state row of each."""
+    rng = np.array([np.uint64(rng_seed)], dtype=np.uint64)
     out = []
     game = 0
     while len(out) < count:
-        st = np.zeros(L.STATE_WIDTH, dtype=np.int64)
-        E.init_game(st, R, seed, game)
+        st = np.zeros(layout.STATE_WIDTH, dtype=np.int64)
+        engine.init_game(st, R, seed, game)
         game += 1
-        while st[L.PHASE] < L.PH_DEAL_END:
-            if st[L.PHASE] == L.PH_PLAY and st[L.N_PLAYS] == plays:
+        if first is not None:
+            engine.step(st, R, first)
+        while st[layout.PHASE] < layout.PH_DEAL_END:
+            if st[layout.PHASE] == layout.PH_PLAY and st[layout.N_PLAYS] == plays:
                 out.append(st.copy())
                 break
-            E.step(st, R, random_bit(E.legal_mask(st, R), rng, 0))
-    return R, out
+            engine.step(st, R, random_action(st, R, rng))
+    return out
 
 
 @njit(cache=True)
