@@ -145,11 +145,7 @@ class BeliefTraining(Learner):
                 sampler = F.cross_entropy(prior[hidden], p[hidden]).item()
             tallies["sampler"].append((sampler, count))
         loss = F.cross_entropy(logits[hidden], p[hidden])
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
-        self.optimizer.step()
-        tallies["loss"].append((loss.item(), count))
+        tallies["loss"].append((self.descend(loss), count))
         tallies["uniform"].append((uniform_cross_entropy(p.cpu().numpy()), count))
 
 

@@ -159,11 +159,7 @@ class Distill(DMC):
             per_row = per_row * torch.where(drawn & labelled, self.args.drawn_weight,
                                             self.args.other_weight)
         loss = per_row.mean()
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
-        self.optimizer.step()
-        return loss.item()
+        return self.descend(loss)
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
                   rng: np.random.Generator, pool=None) -> dict:

@@ -53,11 +53,7 @@ class DMC(Learner):
         target = torch.from_numpy(s.ret).to(self.device)
         q = self.net(obs).gather(1, action[:, None]).squeeze(1)
         loss = F.mse_loss(q, target)
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
-        self.optimizer.step()
-        return loss.item()
+        return self.descend(loss)
 
     def iteration(self, batch, first_step, buffer: EpisodeBuffer, steps: int,
                   rng: np.random.Generator, pool=None) -> dict:

@@ -19,6 +19,15 @@ class Learner:
         self.net, self.args, self.device = net, args, device
         self.optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
 
+    def descend(self, loss: torch.Tensor) -> float:
+        """One gradient step on ``loss``, the gradient's norm clipped to ``max_grad_norm``;
+        returns the loss (before the step)."""
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
+        self.optimizer.step()
+        return loss.item()
+
     @staticmethod
     def extra_shape(num_actions: int) -> tuple:
         """The shape of what a decision keeps besides its action and return (nothing)."""

@@ -90,10 +90,6 @@ class PPO(Learner):
         probs = logp_all.exp()
         entropy = -(probs * logp_all.masked_fill(~legal, 0.0)).sum(dim=1).mean()
         loss = policy_loss + a.value_coef * value_loss - a.entropy_coef * entropy
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), a.max_grad_norm)
-        self.optimizer.step()
-        return {"loss": loss.item(), "policy_loss": policy_loss.item(),
+        return {"loss": self.descend(loss), "policy_loss": policy_loss.item(),
                 "value_loss": value_loss.item(), "entropy": entropy.item(),
                 "clip_fraction": float(((ratio - 1).abs() > a.clip).float().mean())}
