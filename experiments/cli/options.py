@@ -36,26 +36,26 @@ def card_legend() -> str:
     return legend_of(None)
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
+def whole_number(text: str, low: int, high: int | None, what: str, outside: str) -> int:
+    """``text`` as a whole number in ``low``..``high`` (None: no bound); else an argparse
+    error: ``text`` is not ``what``, or ``outside`` (with the number after it)."""
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {v}")
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    if v < low or (high is not None and v > high):
+        raise argparse.ArgumentTypeError(f"{outside}, got {v}")
     return v
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    return whole_number(text, 1, None, "an integer", "must be a positive integer")
 
 
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 0..65535."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= v <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0..65535, got {v}")
-    return v
+    return whole_number(text, 0, 65535, "a port number", "a port is 0..65535")
 
 
 def threads_arg(text: str) -> int:
@@ -84,13 +84,7 @@ def count_of(kind: str):
 
 def seed_arg(text: str) -> int:
     """An argparse type: a seed, 0..2**63-1."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if not 0 <= v < 2**63:
-        raise argparse.ArgumentTypeError(f"must be in 0..2**63-1, got {v}")
-    return v
+    return whole_number(text, 0, 2**63 - 1, "an integer", "must be in 0..2**63-1")
 
 
 def debug_arg(p: argparse.ArgumentParser, default) -> None:
