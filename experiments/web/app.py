@@ -226,6 +226,14 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         _check_token(gid, request)
         return live_games.open(gid)
 
+    @contextlib.contextmanager
+    def _open_duplicate(gid: str, request: Request):
+        """``_open`` for a game started in duplicate mode; another is a clear error."""
+        with _open(gid, request) as live:
+            if not live.duplicate:
+                raise InvalidConfigError("this game was not started in duplicate mode")
+            yield live
+
     def _state(live: LiveGame, events: list | None = None) -> dict:
         s: PlaySession = live.session
         # thinking: agents are still to move; POST .../advance lets them go on
@@ -482,9 +490,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
                 deadline = 0.0  # sent again once, then the reply: one try a request
 
     def _duplicate_step(gid: str, request: Request) -> tuple[dict, list]:
-        with _open(gid, request) as live:
-            if not live.duplicate:
-                raise InvalidConfigError("this game was not started in duplicate mode")
+        with _open_duplicate(gid, request) as live:
             s: PlaySession = live.session
             seat = live.seat
             cache = live.cache.setdefault("dup_results", {})  # deal -> the agent's points
@@ -512,9 +518,7 @@ def create_app(runs: str | None = "runs", records: list | None = None,
         return await _replayed(_duplicate_step, gid, request)
 
     def _duplicate_game_step(gid: str, request: Request) -> tuple[dict, list]:
-        with _open(gid, request) as live:
-            if not live.duplicate:
-                raise InvalidConfigError("this game was not started in duplicate mode")
+        with _open_duplicate(gid, request) as live:
             s: PlaySession = live.session
             seat = live.seat
             if not s.over:

@@ -177,3 +177,13 @@ def test_other_games_are_answered_while_a_duplicate_replay_is_played(tmp_path):
         assert len(reply["r"].json()["deals"]) == 1
         assert waits and max(waits) < 1.0, sorted(waits)[-5:]  # milliseconds, as a rule
         assert len(waits) >= 20, waits  # the replay took seconds
+
+
+@pytest.mark.parametrize("path", ["duplicate", "duplicate-game"])
+def test_a_game_not_started_in_duplicate_mode_has_no_duplicate_replay(tmp_path, path):
+    client = TestClient(create_app(runs=None, store=str(tmp_path / "g.sqlite3")))
+    state, mine = new_game(client, game="debertz", players=2, seat=0, seed=5,
+                           agents="heuristic")
+    r = client.get(f"/api/games/{state['id']}/{path}", headers=mine)
+    assert r.status_code == 400
+    assert r.json() == {"error": "this game was not started in duplicate mode"}
