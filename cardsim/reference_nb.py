@@ -18,23 +18,9 @@ import numpy as np
 from numba import njit
 
 from cardsim.debertz.tables import PLAIN_STRENGTH, TRUMP_HIGHER, TRUMP_STRENGTH
+from cardsim.hands_nb import hand_of, played
 from cardsim.parallel_nb import next_block, row_block, run_workers
 from cardsim.rng_nb import random_bit_scalar, shuffle_cards, stream
-
-
-# Hands are four locals (registers), not an array: these pick one and take a card from it.
-@njit(cache=True, inline="always")
-def hand_of(h0, h1, h2, h3, seat):
-    """The hand of ``seat``."""
-    return h0 if seat == 0 else (h1 if seat == 1 else (h2 if seat == 2 else h3))
-
-
-@njit(cache=True, inline="always")
-def played(h0, h1, h2, h3, seat, card):
-    """The four hands after ``seat`` played ``card``."""
-    gone = ~(1 << card)
-    return (h0 & gone if seat == 0 else h0, h1 & gone if seat == 1 else h1,
-            h2 & gone if seat == 2 else h2, h3 & gone if seat == 3 else h3)
 
 
 @njit(cache=True)

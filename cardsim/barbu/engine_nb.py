@@ -306,12 +306,13 @@ def double_choice(st, R, action):
 # legal actions
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def legal_cards(st, R):
-    """Mask of the cards the seat to act may play in a trick contract (B4)."""
-    seat = st[L.TURN]
-    hand = st[ix(L.HANDS + seat)]
-    c = st[L.CONTRACT]
-    if st[L.TRICK_LEN] == 0:
+def cards_allowed(hand, R, contract, trump, k, led, best_led):
+    """Mask of the cards of ``hand`` that may be played as card ``k`` (from 0) of a trick in a
+    trick contract (B4); ``led``: the suit led, ``best_led``: the highest card of that suit
+    so far (both unused when ``k`` is 0). Written on scalars, for ``legal_cards`` and the
+    random-play loop that keeps hands in locals (simulate_nb)."""
+    c = contract
+    if k == 0:
         if c == A.NO_HEARTS or (c == A.NO_KING and R[L.R_KING_LEAD_NO_HEARTS]):
             plain = hand & ~HEARTS  # B4: no heart lead unless the leader holds only hearts
             return plain if plain != 0 else hand
@@ -319,25 +320,34 @@ def legal_cards(st, R):
             others = hand & ~KING_HEARTS  # B4 king_only: K of hearts led only as the last card
             return others if others != 0 else hand
         return hand
-    led = st[L.TRICK] // 13
     follow = hand & (SUIT_BITS << (13 * led))
     # Both answers are worked out and one is selected: whether the hand can follow is random,
     # so a branch on it would often be mispredicted; the contract tests are predictable.
     when_following = follow
-    if c == A.TRUMPS and led == st[L.TRUMP] and R[L.R_TRUMPS_MUST_OVERTRUMP]:
-        best = st[L.TRICK]  # B4: on a trump lead, beat the highest trump so far if able
-        for k in range(1, st[L.TRICK_LEN]):
-            x = st[ix(L.TRICK + k)]
-            best = x if (x // 13 == led) & (x > best) else best
-        higher = follow & ~((2 << best) - 1)
+    if c == A.TRUMPS and led == trump and R[L.R_TRUMPS_MUST_OVERTRUMP]:
+        higher = follow & ~((2 << best_led) - 1)  # B4: on a trump lead, beat the highest trump
         when_following = higher if higher != 0 else follow
     when_void = hand
     if c == A.NO_KING and R[L.R_KING_MUST_DISCARD]:
         when_void = KING_HEARTS if (hand & KING_HEARTS) != 0 else hand  # B4 king_must_discard
     elif c == A.TRUMPS and R[L.R_TRUMPS_MUST_RUFF]:
-        trumps = hand & (SUIT_BITS << (13 * st[L.TRUMP]))  # B4: ruff if able
+        trumps = hand & (SUIT_BITS << (13 * trump))  # B4: ruff if able
         when_void = trumps if trumps != 0 else hand
     return when_following if follow != 0 else when_void
+
+
+@njit(cache=True, inline="always")
+def legal_cards(st, R):
+    """Mask of the cards the seat to act may play in a trick contract (B4)."""
+    k = st[L.TRICK_LEN]
+    c = st[L.CONTRACT]
+    led = st[L.TRICK] // 13
+    best = st[L.TRICK]
+    if c == A.TRUMPS:  # the highest card of the led suit matters only there
+        for j in range(1, k):
+            x = st[ix(L.TRICK + j)]
+            best = x if (x // 13 == led) & (x > best) else best
+    return cards_allowed(st[ix(L.HANDS + st[L.TURN])], R, c, st[L.TRUMP], k, led, best)
 
 
 @njit(cache=True, inline="always")
@@ -439,20 +449,25 @@ def log_play(st, seat, action):
 
 
 @njit(cache=True, inline="always")
+def beats(card, best, trump):
+    """Whether ``card`` beats ``best``, the trick's winning card so far: a higher card of its
+    suit, or a trump on a card of another suit (B4; ``trump`` is -1 outside Trumps). A select,
+    not a branch: the cards come at random, so branches on them would be mispredicted."""
+    suit = card // 13
+    best_suit = best // 13
+    return ((suit == best_suit) & (card > best)) | ((suit != best_suit) & (suit == trump))
+
+
+@njit(cache=True, inline="always")
 def trick_winner_index(st, n=4):
-    """Position among the trick's first ``n`` cards of the one winning so far: the highest
-    trump (Trumps), else the highest card of the led suit (B4). Written with selects: the
-    cards come at random, so branches on them would be mispredicted."""
+    """Position among the trick's first ``n`` cards of the one winning so far (``beats``)."""
     trump = st[L.TRUMP]  # -1 outside Trumps
     best = st[L.TRICK]
-    best_suit = best // 13
     best_k = 0
     for k in range(1, n):
         c = st[ix(L.TRICK + k)]
-        suit = c // 13
-        better = ((suit == best_suit) & (c > best)) | ((suit != best_suit) & (suit == trump))
+        better = beats(c, best, trump)
         best = c if better else best
-        best_suit = suit if better else best_suit
         best_k = k if better else best_k
     return best_k
 
@@ -492,34 +507,24 @@ def play_trick_card(st, R, card):
     tmask = (1 << st[L.TRICK]) | (1 << st[L.TRICK + 1]) | (1 << st[L.TRICK + 2]) | bit
     n = st[L.TRICK_NO]
     c = st[L.CONTRACT]
-    cs = ix(L.CONTRACT_SCORES + w)
-    if c == A.NO_TRICKS:
-        st[cs] -= 2
-    elif c == A.NO_QUEENS:
-        st[cs] -= 6 * popcount(tmask & QUEENS)
-    elif c == A.NO_LAST_TWO:
-        if n == 11:
-            st[cs] -= 10
-        elif n == 12:
-            st[cs] -= 20
-    elif c == A.NO_HEARTS:
-        st[cs] -= 2 * popcount(tmask & HEARTS)
-        if tmask & ACE_HEARTS:
-            st[cs] -= 4  # the A of hearts costs 6 in all
-    elif c == A.NO_KING:
-        if tmask & KING_HEARTS:
-            st[cs] -= 20
-    else:
-        st[cs] += 5  # Trumps
+    st[ix(L.CONTRACT_SCORES + w)] += trick_points(c, tmask, 13 - n)
     st[ix(L.TRICKS_WON + w)] += 1
     st[ix(L.TRICK_WINNERS + n)] = w
     st[L.TRICK_NO] = n + 1
     st[L.TRICK_LEN] = 0
     st[L.LEADER] = w
     st[L.TURN] = w
-    if (n + 1 == 13 or (c == A.NO_QUEENS and (st[L.PLAYED] & QUEENS) == QUEENS)
-            or (c == A.NO_KING and (tmask & KING_HEARTS) != 0)):
-        finish_deal(st, R)  # B4, B8: No Queens and No King end early
+    if trick_ends_deal(c, n + 1, st[L.PLAYED], tmask):
+        finish_deal(st, R)
+
+
+@njit(cache=True, inline="always")
+def trick_ends_deal(contract, tricks_done, played, tmask):
+    """Whether a trick contract's deal is over after the trick ``tmask``, with ``played`` the
+    cards played so far: after 13 tricks, or early (B4, B8) in No Queens once the four queens
+    are out and in No King once the K of hearts is taken."""
+    return (tricks_done == 13 or (contract == A.NO_QUEENS and (played & QUEENS) == QUEENS)
+            or (contract == A.NO_KING and (tmask & KING_HEARTS) != 0))
 
 
 @njit(cache=True, inline="always")

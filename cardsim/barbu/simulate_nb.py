@@ -23,9 +23,21 @@ from numba import njit
 from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.barbu.engine_nb import begin_deal, deal_from_seed, first_declarer_of, legal_mask, step
+from cardsim.barbu.engine_nb import (
+    beats,
+    begin_deal,
+    cards_allowed,
+    deal_from_seed,
+    finish_deal,
+    first_declarer_of,
+    legal_mask,
+    step,
+    trick_ends_deal,
+    trick_points,
+)
 from cardsim.bits_nb import nth_bit, popcount
-from cardsim.jit import NO_REFCOUNT
+from cardsim.hands_nb import hand_of, played
+from cardsim.jit import NO_REFCOUNT, ix
 
 POLICY_KEY = stream_keys.POLICY
 HANDS_KEY = stream_keys.HANDS
@@ -79,16 +91,86 @@ def random_action(base, bits, rng, i):
 
 
 @njit(cache=True, inline="always")
+def play_tricks(st, R, state, ahead):
+    """Random legal cards from the start of a trick until a trick contract's deal ends, with
+    the generator one draw ahead as in ``play_random_deal``: returns (new state, its next
+    output, cards played). The same draws and the same final row as stepping card by card
+    (``legal_cards`` and ``play_trick_card`` of the engine, whose rules it calls), with the
+    hands held in locals for the length of the deal (tests/barbu/test_barbu_tricks.py)."""
+    c = st[L.CONTRACT]
+    trump = st[L.TRUMP]
+    h0 = st[L.HANDS]
+    h1 = st[L.HANDS + 1]
+    h2 = st[L.HANDS + 2]
+    h3 = st[L.HANDS + 3]
+    gone = st[L.PLAYED]
+    n_plays = st[L.N_PLAYS]
+    leader = st[L.LEADER]
+    n = st[L.TRICK_NO]
+    cards = 0
+    while True:
+        seat = leader
+        led = 0
+        best_led = 0  # the highest card of the led suit so far
+        best = 0  # the winning card so far
+        winner = leader
+        tmask = 0
+        for k in range(4):
+            allowed = cards_allowed(hand_of(h0, h1, h2, h3, seat), R, c, trump, k, led, best_led)
+            state, ahead, card = random_action_ahead(0, allowed, state, ahead)
+            st[ix(L.PLAYS + n_plays)] = (seat << L.PLAY_SEAT_SHIFT) | card
+            n_plays += 1
+            st[ix(L.TRICK + k)] = card
+            h0, h1, h2, h3 = played(h0, h1, h2, h3, seat, card)
+            tmask |= 1 << card
+            if k == 0:
+                led = card // 13
+                best_led = card
+                best = card
+            else:
+                best_led = card if (card // 13 == led) & (card > best_led) else best_led
+                better = beats(card, best, trump)
+                best = card if better else best
+                winner = seat if better else winner
+            seat = (seat + 1) & 3
+        cards += 4
+        gone |= tmask
+        st[ix(L.CONTRACT_SCORES + winner)] += trick_points(c, tmask, 13 - n)
+        st[ix(L.TRICKS_WON + winner)] += 1
+        st[ix(L.TRICK_WINNERS + n)] = winner
+        n += 1
+        leader = winner
+        if trick_ends_deal(c, n, gone, tmask):
+            break
+    st[L.HANDS] = h0
+    st[L.HANDS + 1] = h1
+    st[L.HANDS + 2] = h2
+    st[L.HANDS + 3] = h3
+    st[L.PLAYED] = gone
+    st[L.N_PLAYS] = n_plays
+    st[L.TRICK_NO] = n
+    st[L.TRICK_LEN] = 0
+    st[L.LEADER] = leader
+    st[L.TURN] = leader
+    finish_deal(st, R)
+    return state, ahead, cards
+
+
+@njit(cache=True, inline="always")
 def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
     local. Returns (new state, decisions taken).
 
     The generator runs one draw ahead (``random_action_ahead``): whether a decision draws
     depends on its legal set, so otherwise the generator's hashing would wait for the legal
-    set on every decision."""
+    set on every decision. The tricks of a trick contract are played by ``play_tricks``."""
     taken = 0
     ahead = rng_nb.peek_scalar(state)
     while st[L.PHASE] < L.PH_DEAL_END:
+        if (st[L.PHASE] == L.PH_PLAY) & (st[L.CONTRACT] != A.DOMINO) & (st[L.TRICK_LEN] == 0):
+            state, ahead, cards = play_tricks(st, R, state, ahead)
+            taken += cards
+            continue
         base, bits = legal_mask(st, R)
         state, ahead, action = random_action_ahead(base, bits, state, ahead)
         step(st, R, action)
