@@ -430,15 +430,8 @@ def play_card(st, R, card):
     led = suit if k == 0 else first >> 3
     top = st[L.TRICK_TOP]
     best = st[L.TRICK_BEST]
-    # D8, shown voids: a seat that does not follow shows it lacks the led suit; if it does
-    # not trump either, it shows it lacks trumps, unless its partner wins the trick and the
-    # partner exemption (D8.5) allowed it not to. Computed without branches: the card is
-    # random, so branches on it would be mispredicted.
-    off = suit != led
-    pe = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
-    partner_top = pe & (((top ^ seat) & 1) == 0)
-    no_trumps = off & (suit != trump) & (led != trump) & (partner_top == 0)
-    st[ix(L.VOIDS + seat)] |= (off << led) | (no_trumps << trump)
+    st[ix(L.VOIDS + seat)] |= voids_shown(seat, suit, led, trump, top,
+                                          R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION])
     st[ix(L.HANDS + seat)] &= ~bit
     st[L.PLAYED] |= bit
     st[ix(L.TRICK + k)] = card
@@ -451,21 +444,14 @@ def play_card(st, R, card):
     st[L.TRICK_TOP] = seat if strength > best else top
     st[L.TRICK_BEST] = max(strength, best)
     st[L.TRICK_POINTS] += CARD_POINTS[key]
-    # D7: the bella is announced with the first (or only the second) of K, Q played. Also
-    # worked out with selects: the holder's turn comes in no fixed pattern.
-    r = card & 7
-    other = 1 << (trump * 8 + (11 - r))  # the other of K, Q when r is one of them
-    announces = ((seat == st[L.BELLA_SEAT]) & (suit == trump) & ((r == 5) | (r == 6))
-                 & ((R[L.R_BELLA_ANY_CARD] != 0) | ((st[ix(L.HANDS + seat)] & other) == 0)))
-    st[L.BELLA_SHOWN] |= announces
+    st[L.BELLA_SHOWN] |= announces_bella(seat, card, trump, st[L.BELLA_SEAT],
+                                         st[ix(L.HANDS + seat)], R[L.R_BELLA_ANY_CARD])
     if k + 1 < n:
         st[L.TURN] = seat_after(seat, 1, n)
         return
     # the trick is complete (D8 last item)
     w = st[L.TRICK_TOP]
-    st[ix(L.WON_POINTS + w)] += st[L.TRICK_POINTS]
-    st[ix(L.TRICKS_WON + w)] += 1
-    st[ix(L.TRICK_WINNERS + st[L.TRICK_NO])] = w
+    take_trick(st, w, st[L.TRICK_POINTS], st[L.TRICK_NO])
     st[L.TRICK_NO] += 1
     st[L.TRICK_LEN] = 0
     st[L.TRICK_TOP] = -1
@@ -477,6 +463,38 @@ def play_card(st, R, card):
         score_round(st, R, w)
     elif R[L.R_END_POINTS]:
         check_points_end(st, R, side_of(w, R[L.R_TEAMS]))
+
+
+@njit(cache=True, inline="always")
+def voids_shown(seat, suit, led, trump, top, partner_exemption):
+    """D8, shown voids: the suits (a bit each) ``seat`` shows it lacks by playing a card of
+    ``suit`` into a trick led with ``led`` and won so far by ``top``. A seat that does not
+    follow lacks the led suit; if it does not trump either, it lacks trumps, unless its
+    partner wins the trick and the partner exemption (D8.5) allowed it not to. Computed
+    without branches: the card is random, so branches on it would be mispredicted."""
+    off = suit != led
+    partner_top = partner_exemption & (((top ^ seat) & 1) == 0)
+    no_trumps = off & (suit != trump) & (led != trump) & (partner_top == 0)
+    return (off << led) | (no_trumps << trump)
+
+
+@njit(cache=True, inline="always")
+def announces_bella(seat, card, trump, bella_seat, hand_after, any_card):
+    """D7: whether ``seat`` announces the bella by playing ``card`` (``hand_after``: its hand
+    without it): with the first (or only the second) of K, Q of trump played. Also worked out
+    with selects: the holder's turn comes in no fixed pattern."""
+    r = card & 7
+    other = 1 << (trump * 8 + (11 - r))  # the other of K, Q when r is one of them
+    return ((seat == bella_seat) & ((card >> 3) == trump) & ((r == 5) | (r == 6))
+            & ((any_card != 0) | ((hand_after & other) == 0)))
+
+
+@njit(cache=True, inline="always")
+def take_trick(st, winner, points, trick_no):
+    """``winner`` takes trick number ``trick_no`` (from 0), worth ``points`` card points."""
+    st[ix(L.WON_POINTS + winner)] += points
+    st[ix(L.TRICKS_WON + winner)] += 1
+    st[ix(L.TRICK_WINNERS + trick_no)] = winner
 
 
 # ---------------------------------------------------------------------------------------------

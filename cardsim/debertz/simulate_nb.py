@@ -9,9 +9,22 @@ from numba import njit
 
 from cardsim import rng_nb, stream_keys
 from cardsim.debertz import layout as L
-from cardsim.debertz.engine_nb import legal_mask, step
+from cardsim.debertz.engine_nb import (
+    announces_bella,
+    card_key,
+    legal_in_trick,
+    legal_mask,
+    score_round,
+    seat_after,
+    step,
+    take_trick,
+    tricks_per_round,
+    voids_shown,
+)
 from cardsim.debertz.melds_nb import key_kind
-from cardsim.jit import NO_REFCOUNT
+from cardsim.debertz.tables import CARD_POINTS, CARD_STRENGTH
+from cardsim.hands_nb import hand_of, played
+from cardsim.jit import NO_REFCOUNT, ix
 
 POLICY_KEY = stream_keys.POLICY
 
@@ -71,11 +84,93 @@ def record_deal_stats(st, R, stats):
 
 
 @njit(cache=True, inline="always")
+def play_tricks(st, R, state):
+    """Random legal cards from the start of a trick to the end of the round (end_mode
+    "round"), from generator ``state`` held in a local: returns (new state, cards played).
+    The same draws and the same final row as stepping card by card (the engine's
+    ``legal_in_trick`` and ``play_card``, whose rules it calls), with the hands and the trick
+    held in locals (tests/debertz/test_random_play.py)."""
+    n = R[L.R_PLAYERS]
+    trump = st[L.TRUMP]
+    partner_exemption = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
+    overtrump_on_ruff = R[L.R_OVERTRUMP_ON_RUFF]
+    bella_seat = st[L.BELLA_SEAT]
+    any_card = R[L.R_BELLA_ANY_CARD]
+    h0 = st[L.HANDS]
+    h1 = st[L.HANDS + 1]
+    h2 = st[L.HANDS + 2]
+    h3 = st[L.HANDS + 3]
+    gone = st[L.PLAYED]
+    bella = st[L.BELLA_SHOWN]
+    n_plays = st[L.N_PLAYS]
+    leader = st[L.LEADER]
+    trick_no = st[L.TRICK_NO]
+    last = tricks_per_round(n)
+    cards = 0
+    while True:
+        seat = leader
+        led = 0
+        top = -1
+        best = -1
+        points = 0
+        for k in range(n):
+            hand = hand_of(h0, h1, h2, h3, seat)
+            allowed = hand if k == 0 else legal_in_trick(hand, seat, led, trump, top, best,
+                                                         partner_exemption, overtrump_on_ruff)
+            state, card = rng_nb.random_bit_scalar(allowed, state)
+            suit = card >> 3
+            led = suit if k == 0 else led
+            st[ix(L.VOIDS + seat)] |= voids_shown(seat, suit, led, trump, top,
+                                                  partner_exemption)
+            h0, h1, h2, h3 = played(h0, h1, h2, h3, seat, card)
+            st[ix(L.TRICK + k)] = card
+            st[ix(L.PLAYS + n_plays)] = seat * 32 + card
+            n_plays += 1
+            key = card_key(card, trump)
+            value = CARD_STRENGTH[key]  # loaded before the select, so that it stays a select
+            strength = value if (suit == trump) | (suit == led) else -1
+            top = seat if strength > best else top
+            best = max(strength, best)
+            points += CARD_POINTS[key]
+            bella |= announces_bella(seat, card, trump, bella_seat,
+                                     hand_of(h0, h1, h2, h3, seat), any_card)
+            gone |= 1 << card
+            seat = seat_after(seat, 1, n)
+        cards += n
+        take_trick(st, top, points, trick_no)
+        trick_no += 1
+        leader = top
+        if trick_no == last:
+            break
+    st[L.HANDS] = h0
+    st[L.HANDS + 1] = h1
+    st[L.HANDS + 2] = h2
+    st[L.HANDS + 3] = h3
+    st[L.PLAYED] = gone
+    st[L.BELLA_SHOWN] = bella
+    st[L.N_PLAYS] = n_plays
+    st[L.TRICK_NO] = trick_no
+    st[L.TRICK_LEN] = 0
+    st[L.TRICK_TOP] = -1
+    st[L.TRICK_BEST] = -1
+    st[L.TRICK_POINTS] = 0
+    st[L.LEADER] = leader
+    st[L.TURN] = leader
+    score_round(st, R, leader)
+    return state, cards
+
+
+@njit(cache=True, inline="always")
 def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
-    local (no memory traffic per decision). Returns (new state, decisions taken)."""
+    local (no memory traffic per decision). Returns (new state, decisions taken). Under
+    end_mode "round" the cards are played by ``play_tricks``."""
     taken = 0
     while st[L.PHASE] < L.PH_DEAL_END:
+        if (st[L.PHASE] == L.PH_PLAY) & (st[L.TRICK_LEN] == 0) & (R[L.R_END_POINTS] == 0):
+            state, cards = play_tricks(st, R, state)
+            taken += cards
+            continue
         state, action = rng_nb.random_bit_scalar(legal_mask(st, R), state)
         step(st, R, action)
         taken += 1
