@@ -70,7 +70,6 @@ class Distill(DMC):
     """DMC's learner with the solver's labels at card play."""
 
     name = "distill"
-    value_head = False
 
     def __init__(self, net, args: DistillArgs, device: torch.device):
         super().__init__(net, args, device)
