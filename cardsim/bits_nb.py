@@ -3,8 +3,10 @@
 Masks are non-negative ``int64`` values below 2**63 (52 cards, or up to 63 action ids), so the
 same code gives the same answers compiled and under ``NUMBA_DISABLE_JIT=1``. Compiled,
 ``popcount``, ``lowest_bit`` and ``highest_bit`` are the CPU's own instructions (LLVM
-ctpop / cttz / ctlz); as plain Python they are ``int.bit_count`` and friends. ``nth_bit`` uses the BMI2 ``pdep`` instruction
-where the CPU has it: picking a random legal action then takes no unpredictable branch.
+ctpop / cttz / ctlz); as plain Python they are ``int.bit_count`` and friends. ``nth_bit`` uses
+the BMI2 ``pdep`` instruction where the CPU has it: picking a random legal action then takes no
+unpredictable branch. ``best_bit`` is the loop that picks the card (or suit, rank, contract) of
+a mask with the best score.
 """
 
 from numba import config, njit
@@ -32,27 +34,28 @@ else:
 
     HAS_PDEP = bool(llvm.get_host_cpu_features().get("bmi2", False))
 
-    @intrinsic
-    def _ctpop(typingctx, x):
-        if not isinstance(x, types.Integer):
-            return None
+    def int64_instruction(emit):
+        """A compiled function of one integer, taken as int64, whose code is the instruction
+        ``emit(builder, value)`` writes."""
 
-        def codegen(context, builder, signature, args):
-            value = context.cast(builder, args[0], x, types.int64)
-            return builder.ctpop(value)
+        @intrinsic
+        def instruction(typingctx, x):
+            if not isinstance(x, types.Integer):
+                return None
 
-        return types.int64(x), codegen
+            def codegen(context, builder, signature, args):
+                return emit(builder, context.cast(builder, args[0], x, types.int64))
 
-    @intrinsic
-    def _cttz(typingctx, x):
-        if not isinstance(x, types.Integer):
-            return None
+            return types.int64(x), codegen
 
-        def codegen(context, builder, signature, args):
-            value = context.cast(builder, args[0], x, types.int64)
-            return builder.cttz(value, context.get_constant(types.boolean, False))
+        return instruction
 
-        return types.int64(x), codegen
+    # LLVM's is_zero_poison flag off: the trailing and leading zeros of 0 are 64, not undefined
+    ZERO_DEFINED = ir.Constant(ir.IntType(1), 0)
+
+    _ctpop = int64_instruction(lambda builder, value: builder.ctpop(value))
+    _cttz = int64_instruction(lambda builder, value: builder.cttz(value, ZERO_DEFINED))
+    _ctlz = int64_instruction(lambda builder, value: builder.ctlz(value, ZERO_DEFINED))
 
     @intrinsic
     def _pdep(typingctx, src, mask):
@@ -68,17 +71,6 @@ else:
             return builder.call(fn, [a, b])
 
         return types.int64(src, mask), codegen
-
-    @intrinsic
-    def _ctlz(typingctx, x):
-        if not isinstance(x, types.Integer):
-            return None
-
-        def codegen(context, builder, signature, args):
-            value = context.cast(builder, args[0], x, types.int64)
-            return builder.ctlz(value, context.get_constant(types.boolean, False))
-
-        return types.int64(x), codegen
 
     @njit(cache=True, inline="always")
     def highest_bit(x):
@@ -127,3 +119,24 @@ def fill_legal(base, bits, out):
             out[base + k] = 1
         bits >>= 1
         k += 1
+
+
+@njit(cache=True, inline="always")
+def best_bit(mask, score, data):
+    """The set bit ``b`` of ``mask`` with the largest ``score(b, data)``, the lowest among
+    equals; -1 for an empty mask. ``score`` is a compiled function and ``data`` what it needs
+    besides the bit (a value or a tuple): numba inlines both here, so the loop costs what a
+    hand-written one does. A smallest score is the largest of its negation."""
+    if mask == 0:
+        return -1
+    best = lowest_bit(mask)
+    best_score = score(best, data)
+    mask &= mask - 1
+    while mask != 0:
+        b = lowest_bit(mask)
+        mask &= mask - 1
+        v = score(b, data)
+        if v > best_score:
+            best_score = v
+            best = b
+    return best

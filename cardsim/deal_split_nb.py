@@ -106,6 +106,31 @@ def new_ways():
     return np.zeros((9, MAX_CAP, MAX_CAP), dtype=np.float64)
 
 
+@njit(cache=True, inline="always")
+def split_most(cap, size, allowed):
+    """The most cards of a class of ``size`` a slot that still takes ``cap`` cards can get: 0
+    where the class is not ``allowed`` to it."""
+    return min(cap, size) if allowed else 0
+
+
+@njit(cache=True, inline="always")
+def split_ways(ways, j, m, a, b, size, allowed, x0, x1):
+    """The deals of classes j.. (of ``m``) in which class j (``size`` cards, slot bits
+    ``allowed``) gives ``x0`` cards to slot 0, ``x1`` to slot 1 and the rest to slot 2, when
+    slots 0 and 1 still take ``a`` and ``b`` cards: the ways to split the class times the
+    completions of the classes after it (``ways[j + 1]``, filled by ``count_completions``)."""
+    x2 = size - x0 - x1
+    if x2 > 0 and not allowed & 4:
+        return 0.0
+    if j == m - 1:
+        rest = 1.0 if (a == x0 and b == x1) else 0.0
+    else:
+        rest = ways[j + 1, a - x0, b - x1]
+    if rest > 0.0:
+        return rest * FACTORIAL[size] / (FACTORIAL[x0] * FACTORIAL[x1] * FACTORIAL[x2])
+    return 0.0
+
+
 @njit(cache=True, **WITH_REFCOUNT)
 def count_completions(kn, ways):
     """``ways[j, a, b]``: the number of ways to share classes j.. among the slots when slot 0
@@ -126,20 +151,9 @@ def count_completions(kn, ways):
                 c = left + size - a - b  # what slot 2 still takes
                 total = 0.0
                 if 0 <= c <= caps[2]:
-                    for x0 in range(min(a, size) + 1):
-                        if x0 > 0 and not allowed & 1:
-                            break
-                        for x1 in range(min(b, size - x0) + 1):
-                            if x1 > 0 and not allowed & 2:
-                                break
-                            x2 = size - x0 - x1
-                            if x2 > c or (x2 > 0 and not allowed & 4):
-                                continue
-                            rest = 1.0 if j == m - 1 and a == x0 and b == x1 else (
-                                ways[j + 1, a - x0, b - x1] if j < m - 1 else 0.0)
-                            if rest > 0.0:
-                                total += rest * FACTORIAL[size] / (
-                                    FACTORIAL[x0] * FACTORIAL[x1] * FACTORIAL[x2])
+                    for x0 in range(split_most(a, size, allowed & 1) + 1):
+                        for x1 in range(split_most(b, size - x0, allowed & 2) + 1):
+                            total += split_ways(ways, j, m, a, b, size, allowed, x0, x1)
                 ways[j, a, b] = total
         left += size
     return ways[0, caps[0], caps[1]]
@@ -172,21 +186,10 @@ def draw_hidden(kn, ways, rng, i, out, buf):
         x0 = 0
         x1 = 0
         chosen = False
-        for y0 in range(min(a, size) + 1):
-            if y0 > 0 and not allowed & 1:
-                break
-            for y1 in range(min(b, size - y0) + 1):
-                if y1 > 0 and not allowed & 2:
-                    break
-                y2 = size - y0 - y1
-                if y2 > 0 and not allowed & 4:
-                    continue
-                if j == m - 1:
-                    rest = 1.0 if (a == y0 and b == y1) else 0.0
-                else:
-                    rest = ways[j + 1, a - y0, b - y1]
-                if rest > 0.0:
-                    w = rest * FACTORIAL[size] / (FACTORIAL[y0] * FACTORIAL[y1] * FACTORIAL[y2])
+        for y0 in range(split_most(a, size, allowed & 1) + 1):
+            for y1 in range(split_most(b, size - y0, allowed & 2) + 1):
+                w = split_ways(ways, j, m, a, b, size, allowed, y0, y1)
+                if w > 0.0:
                     x0 = y0
                     x1 = y1
                     target -= w

@@ -69,17 +69,16 @@ class GameTagType(types.Type):
         super().__init__(name=f"GameTag({game})")
 
 
-@typeof_impl.register(GameTag)
-def _typeof_game(tag, context):
-    return GameTagType(tag.name)
+def register_type_only(value_class, numba_class, type_of) -> None:
+    """Let compiled code take instances of ``value_class`` as the numba type ``type_of(value)``
+    (a ``numba_class``) that carries no data: the type says all there is to know (the game of
+    a tag, the policies of a set), so compiled code specialises on it and gets a dummy."""
+    typeof_impl.register(value_class)(lambda value, context: type_of(value))
+    register_model(numba_class)(models.OpaqueModel)
+    unbox(numba_class)(lambda typ, obj, c: NativeValue(c.context.get_dummy_value()))
 
 
-register_model(GameTagType)(models.OpaqueModel)  # carries no data: the type is the game
-
-
-@unbox(GameTagType)
-def _unbox_game(typ, obj, c):
-    return NativeValue(c.context.get_dummy_value())
+register_type_only(GameTag, GameTagType, lambda tag: GameTagType(tag.name))
 
 
 @lower_constant(GameTagType)

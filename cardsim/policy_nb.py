@@ -28,16 +28,9 @@ import importlib
 from dataclasses import dataclass
 
 from numba import njit, types
-from numba.extending import (
-    NativeValue,
-    models,
-    overload,
-    register_model,
-    typeof_impl,
-    unbox,
-)
+from numba.extending import overload
 
-from cardsim.game_nb import GameTagType, legal
+from cardsim.game_nb import GameTagType, legal, register_type_only
 
 RANDOM = 0     # the random policy's kind in every set
 PYTHON = -1    # kind of a seat whose agent is asked from Python (the table stops there)
@@ -122,17 +115,7 @@ class PolicySetType(types.Type):
         super().__init__(name=f"PolicySet({described})")
 
 
-@typeof_impl.register(PolicySet)
-def _typeof_policies(value, context):
-    return PolicySetType(value.policies)
-
-
-register_model(PolicySetType)(models.OpaqueModel)  # carries no data: the type is the set
-
-
-@unbox(PolicySetType)
-def _unbox_policies(typ, obj, c):
-    return NativeValue(c.context.get_dummy_value())
+register_type_only(PolicySet, PolicySetType, lambda value: PolicySetType(value.policies))
 
 
 RANDOM_POLICIES = PolicySet()  # the engine's own set: random play only

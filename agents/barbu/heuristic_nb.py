@@ -15,9 +15,11 @@ import numpy as np
 from numba import njit
 
 from agents.barbu.heuristic import BarbuHeuristic
+from agents.barbu.heuristic_options import OPTIONS
+from agents.base import option_slot
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
-from cardsim.bits_nb import highest_bit, lowest_bit, popcount
+from cardsim.bits_nb import best_bit, highest_bit, lowest_bit, popcount
 from cardsim.jit import NO_REFCOUNT
 
 # the heuristic with its default options (the search agents' play-outs)
@@ -31,16 +33,18 @@ KING_HEARTS = 1 << (13 + 11)
 ACE_HEARTS = 1 << (13 + 12)
 QUEENS = (1 << 10) | (1 << 23) | (1 << 36) | (1 << 49)
 RANK_BITS = 1 | (1 << 13) | (1 << 26) | (1 << 39)
+EVERY_SUIT = (1 << 4) - 1  # a mask of suits 0-3 (what best_bit picks a suit from)
+EVERY_RANK = SUIT_BITS  # a mask of ranks 0-12
 QUEEN, KING, ACE = 10, 11, 12
 
-# Parameter slots (agents/barbu/heuristic.py OPTIONS, same order).
-P_DOUBLE_MARGIN = 0
-P_REDOUBLE_MARGIN = 1
-P_DECLARER_EDGE = 2
-P_OBLIGATION_PRESSURE = 3
-P_DOMINO_BLOCK = 4
-P_DOUBLES = 5
-P_CHOICE_SPREAD = 6
+# the agent's options' places in its parameter vector (agents/barbu/heuristic_options.py)
+P_DOUBLE_MARGIN = option_slot(OPTIONS, "double_margin")
+P_REDOUBLE_MARGIN = option_slot(OPTIONS, "redouble_margin")
+P_DECLARER_EDGE = option_slot(OPTIONS, "declarer_edge")
+P_OBLIGATION_PRESSURE = option_slot(OPTIONS, "obligation_pressure")
+P_DOMINO_BLOCK = option_slot(OPTIONS, "domino_block")
+P_DOUBLES = option_slot(OPTIONS, "doubles")
+P_CHOICE_SPREAD = option_slot(OPTIONS, "choice_spread")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,41 +90,44 @@ def suit_len(hand, s):
     return popcount(hand & (SUIT_BITS << (13 * s)))
 
 
+@njit(cache=True, inline="always")
+def trump_suit_value(s, hand):
+    """How good suit ``s`` of ``hand`` is as trumps: its length, then its top honours."""
+    m = (hand >> (13 * s)) & SUIT_BITS
+    return 3.0 * popcount(m) + 2.0 * ((m >> ACE) & 1) + 1.5 * ((m >> KING) & 1) \
+        + 1.0 * ((m >> QUEEN) & 1) + 0.5 * ((m >> 9) & 1)
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def best_trump(hand):
     """Trumps (B4): the suit with the most length and top honours."""
-    best = 0
-    best_v = -1.0
+    return best_bit(EVERY_SUIT, trump_suit_value, hand)
+
+
+@njit(cache=True, inline="always")
+def rank_spread(hand, r):
+    """How far the cards of ``hand`` lie from rank ``r``: the sum of their rank distances."""
+    spread = 0
     for s in range(4):
         m = (hand >> (13 * s)) & SUIT_BITS
-        v = 3.0 * popcount(m) + 2.0 * ((m >> ACE) & 1) + 1.5 * ((m >> KING) & 1) \
-            + 1.0 * ((m >> QUEEN) & 1) + 0.5 * ((m >> 9) & 1)
-        if v > best_v:
-            best_v = v
-            best = s
-    return best
+        while m != 0:
+            k = lowest_bit(m)
+            m &= m - 1
+            spread += k - r if k > r else r - k
+    return spread
+
+
+@njit(cache=True, inline="always")
+def start_rank_value(r, hand):
+    """How well rank ``r`` suits ``hand`` as the Domino starting rank (``best_start_rank``)."""
+    return 4.0 * popcount(hand & (RANK_BITS << r)) - rank_spread(hand, r)
 
 
 @njit(cache=True, **NO_REFCOUNT)
 def best_start_rank(hand):
     """Domino (B5): the rank whose four cards sit in the middle of the hand's own cards: many
     cards of that rank and the rest close to it (they come out soon after the row opens)."""
-    best = 6
-    best_v = -1e9
-    for r in range(13):
-        v = 0.0
-        for s in range(4):
-            m = (hand >> (13 * s)) & SUIT_BITS
-            while m != 0:
-                k = lowest_bit(m)
-                m &= m - 1
-                d = k - r
-                v -= d if d > 0 else -d
-        v += 4.0 * popcount(hand & (RANK_BITS << r))
-        if v > best_v:
-            best_v = v
-            best = r
-    return best
+    return best_bit(EVERY_RANK, start_rank_value, hand)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -186,14 +193,7 @@ def features(hand, contract, x):
         f11 = ((t >> ACE) & 1) + ((t >> KING) & 1) + ((t >> QUEEN) & 1)
     else:  # Domino
         f10 = popcount(hand & (RANK_BITS << x))
-        spread = 0
-        for s in range(4):
-            m = (hand >> (13 * s)) & SUIT_BITS
-            while m != 0:
-                k = lowest_bit(m)
-                m &= m - 1
-                spread += k - x if k > x else x - k
-        f11 = spread / 13.0
+        f11 = rank_spread(hand, x) / 13.0
     return (1.0, float(n_a), float(n_k), float(n_q), float(n_j), float(n_mid), float(n_low),
             float(voids), float(singles), float(longest), float(f10), float(f11))
 
@@ -293,48 +293,43 @@ def trick_cost(st, contract):
 
 
 @njit(cache=True, inline="always")
+def rank_then_shortness(c, hand):
+    """The rank of card ``c``, then how short its suit is in ``hand``."""
+    return (c % 13) * 16 + 15 - suit_len(hand, c // 13)
+
+
+@njit(cache=True, inline="always")
 def highest_rank_card(m, hand):
     """The highest-ranked card of m; ties go to the suit where the hand is shortest."""
-    best = -1
-    best_v = -1
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = (c % 13) * 16 + 15 - suit_len(hand, c // 13)
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(m, rank_then_shortness, hand)
 
 
 # ---------------------------------------------------------------------------------------------
 # negative contracts (B4): No Tricks, No Queens, No Last Two, No Hearts, No King
 # ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def discard_value(c, known):
+    """How gladly card ``c`` is shed (``discard_card``); ``known``: the contract, the hand, the
+    cards the seat cannot see and the contract's penalty cards."""
+    contract, hand, unknown, pen = known
+    s = c // 13
+    r = c % 13
+    n = suit_len(hand, s)
+    v = card_penalty(contract, c) * 256 + r * 8
+    if n <= 2:
+        v += (3 - n) * 30  # a void to shed on (measured +0.2 a deal vs a tie-break)
+    # a high card is worst where a penalty card of its suit is still out to be caught
+    if (pen & unknown & (SUIT_BITS << (13 * s))) != 0 and r >= QUEEN:
+        v += 6
+    return v
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def discard_card(st, contract, hand, legal, unknown):
     """Void in the led suit: shed the costliest card first (K of hearts, a queen, the A of
     hearts, hearts), then high cards, preferring short suits (they become voids) and suits
     whose penalty card is still out."""
-    pen = penalty_cards(contract)
-    best = -1
-    best_v = -1
-    m = legal
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        s = c // 13
-        r = c % 13
-        n = suit_len(hand, s)
-        v = card_penalty(contract, c) * 256 + r * 8
-        if n <= 2:
-            v += (3 - n) * 30  # a void to shed on (measured +0.2 a deal vs a tie-break)
-        # a high card is worst where a penalty card of its suit is still out to be caught
-        if (pen & unknown & (SUIT_BITS << (13 * s))) != 0 and r >= QUEEN:
-            v += 6
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(legal, discard_value, (contract, hand, unknown, penalty_cards(contract)))
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -440,30 +435,22 @@ def negative_card(params, st, R, bits):
 def lowest_rank_card(m):
     """The card of mask ``m`` with the lowest rank, whatever its suit (the lowest suit among
     equals); -1 for an empty mask."""
-    best = -1
-    best_v = 99
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        if c % 13 < best_v:
-            best_v = c % 13
-            best = c
-    return best
+    if m == 0:
+        return -1
+    ranks = (m | (m >> 13) | (m >> 26) | (m >> 39)) & SUIT_BITS  # the ranks held, any suit
+    return lowest_bit(m & (RANK_BITS << lowest_bit(ranks)))
+
+
+@njit(cache=True, inline="always")
+def cheapness(c, contract):
+    """How little card ``c`` costs in ``contract``, then how high it is."""
+    return c % 13 - card_penalty(contract, c) * 16
 
 
 @njit(cache=True, inline="always")
 def lowest_penalty_card(contract, m):
     """Of cards that all cost points, the cheapest (then the highest rank)."""
-    best = -1
-    best_v = 1 << 30
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = card_penalty(contract, c) * 16 - c % 13
-        if v < best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(m, cheapness, contract)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,18 +500,15 @@ def trumps_card(params, st, R, bits):
 
 
 @njit(cache=True, inline="always")
+def shortness_then_lowness(c, hand):
+    """How short the suit of card ``c`` is in ``hand``, then how low ``c`` is."""
+    return -(suit_len(hand, c // 13) * 16 + c % 13)
+
+
+@njit(cache=True, inline="always")
 def short_suit_discard(hand, m):
     """The lowest card of the shortest suit in m (a void to ruff with later)."""
-    best = -1
-    best_v = 1 << 30
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = suit_len(hand, c // 13) * 16 + c % 13
-        if v < best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(m, shortness_then_lowness, hand)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -584,43 +568,40 @@ def lead_trumps(st, hand, legal, trump, unknown):
 # ---------------------------------------------------------------------------------------------
 # Domino (B5)
 # ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def domino_value(c, known):
+    """How good playing card ``c`` is (``domino_card``); ``known``: the state row, the hand,
+    the cards the seat cannot see and the weight ``domino_block``."""
+    st, hand, unknown, block = known
+    s = c // 13
+    r = c % 13
+    suit = SUIT_BITS << (13 * s)
+    if st[L.ROW_LO + s] < 0:
+        beyond = suit & ~(1 << c)  # opening a row frees both directions
+    elif r > st[L.ROW_HI + s]:
+        beyond = above(c)
+    else:
+        beyond = suit & ((1 << c) - 1)
+    mine = popcount(hand & beyond)
+    theirs = popcount(unknown & beyond)
+    v = 4.0 * mine - block * theirs
+    nxt_up = c + 1 if r < 12 else -1
+    nxt_dn = c - 1 if r > 0 else -1
+    if (nxt_up >= 0 and (hand >> nxt_up) & 1 and (beyond >> nxt_up) & 1) or \
+            (nxt_dn >= 0 and (hand >> nxt_dn) & 1 and (beyond >> nxt_dn) & 1):
+        v += 2.0  # our next card becomes playable at once
+    return v
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def domino_card(params, st, bits):
     """Play the card that frees the most of our own cards and the fewest of the others'
     (block their runs, open our own); pass only when nothing is playable (B5)."""
     if bits == 1 << A.PASS:
         return A.PASS
-    me = st[L.TURN]
-    hand = st[L.HANDS + me]
+    hand = st[L.HANDS + st[L.TURN]]
     unknown = ALL_CARDS & ~hand & ~st[L.PLAYED]
-    block = params[P_DOMINO_BLOCK]
-    best = -1
-    best_v = -1e9
-    m = bits
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        s = c // 13
-        r = c % 13
-        suit = SUIT_BITS << (13 * s)
-        if st[L.ROW_LO + s] < 0:
-            beyond = suit & ~(1 << c)  # opening a row frees both directions
-        elif r > st[L.ROW_HI + s]:
-            beyond = above(c)
-        else:
-            beyond = suit & ((1 << c) - 1)
-        mine = popcount(hand & beyond)
-        theirs = popcount(unknown & beyond)
-        v = 4.0 * mine - block * theirs
-        nxt_up = c + 1 if r < 12 else -1
-        nxt_dn = c - 1 if r > 0 else -1
-        if (nxt_up >= 0 and (hand >> nxt_up) & 1 and (beyond >> nxt_up) & 1) or \
-                (nxt_dn >= 0 and (hand >> nxt_dn) & 1 and (beyond >> nxt_dn) & 1):
-            v += 2.0  # our next card becomes playable at once
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(bits, domino_value, (st, hand, unknown, params[P_DOMINO_BLOCK]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,6 +619,14 @@ def contract_x(hand, contract, R):
     return -1
 
 
+@njit(cache=True, inline="always")
+def contract_gain(c, known):
+    """What declaring contract ``c`` gains over an average hand, divided by the contract's
+    spread to the power ``alpha`` (``choose_contract``); ``known``: (hand, R, alpha)."""
+    hand, R, alpha = known
+    return (expected_score(hand, c, 0, contract_x(hand, c, R)) - MEAN[c, 0]) / SPREAD[c] ** alpha
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def choose_contract(params, st, R, bits):
     """B3.2: the contract left in which this hand does best compared with an average hand
@@ -645,18 +634,7 @@ def choose_contract(params, st, R, bits):
     divided by the contract's spread to the power ``choice_spread`` (0: points, 1: standard
     deviations)."""
     hand = st[L.HANDS + st[L.TURN]]
-    alpha = params[P_CHOICE_SPREAD]
-    best = lowest_bit(bits)
-    best_v = -1e9
-    m = bits
-    while m != 0:
-        c = lowest_bit(m)
-        m &= m - 1
-        v = (expected_score(hand, c, 0, contract_x(hand, c, R)) - MEAN[c, 0]) / SPREAD[c] ** alpha
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
+    return best_bit(bits, contract_gain, (hand, R, params[P_CHOICE_SPREAD]))
 
 
 @njit(cache=True, **NO_REFCOUNT)

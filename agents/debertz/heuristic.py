@@ -35,34 +35,15 @@ is set, and sees only what its seat may know.
 
 from __future__ import annotations
 
-from agents.base import CompiledAgent, Option
-from agents.policies import HEURISTIC_POLICIES
+from agents.debertz.heuristic_options import OPTIONS as HEURISTIC_OPTIONS
+from agents.heuristic import HeuristicAgent
 
 
-class DebertzHeuristic(CompiledAgent):
+class DebertzHeuristic(HeuristicAgent):
     """Rule-based Debertz player: hand valuation for bids, card counting in the play."""
 
-    name = "heuristic"
     games = ("debertz",)
-    kind = 1
-    policies = HEURISTIC_POLICIES
-    OPTIONS = {
-        "aggression": Option(0.5, 0.0, 1.0,
-                             "bidding boldness: 0 needs a very strong hand to take the "
-                             "contract, 1 bids on a fair one (moves the hand-value threshold "
-                             "by +30 .. -30)"),
-        "swap": Option(1.0, 0.0, 1.0,
-                       "1: swap the 7 of trump for the turn-up when it does not cost a "
-                       "sequence (and count on it when bidding); 0: always keep (D5)",
-                       switch=True),
-        "counting": Option(1.0, 0.0, 1.0,
-                           "1: count the cards played and the voids shown; 0: play from the "
-                           "own hand and the current trick only (for comparison)",
-                           switch=True),
-        "epsilon": Option(0.0, 0.0, 1.0,
-                          "share of decisions taken uniformly at random instead (exploration; "
-                          "0 keeps the policy deterministic)"),
-    }
+    OPTIONS = HEURISTIC_OPTIONS
 
 
 AGENT = DebertzHeuristic  # the class agents.registry makes for this name

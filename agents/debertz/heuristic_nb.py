@@ -18,9 +18,11 @@ table's first-run compilation.
 import numpy as np
 from numba import njit
 
+from agents.base import option_slot
 from agents.debertz.heuristic import DebertzHeuristic
+from agents.debertz.heuristic_options import OPTIONS
 from cardsim import rng_nb
-from cardsim.bits_nb import lowest_bit, popcount
+from cardsim.bits_nb import best_bit, lowest_bit, popcount
 from cardsim.debertz import actions as A
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import (
@@ -44,11 +46,11 @@ from cardsim.rng_nb import random_bit
 # the heuristic with its default options (the search agents' play-outs)
 DEFAULT_PARAMS = DebertzHeuristic("debertz").params
 
-# Parameter slots: the order of DebertzHeuristic.OPTIONS (agents/debertz/heuristic.py).
-P_AGGRESSION = 0
-P_SWAP = 1
-P_COUNTING = 2
-P_EPSILON = 3
+# the agent's options' places in its parameter vector (agents/debertz/heuristic_options.py)
+P_AGGRESSION = option_slot(OPTIONS, "aggression")
+P_SWAP = option_slot(OPTIONS, "swap")
+P_COUNTING = option_slot(OPTIONS, "counting")
+P_EPSILON = option_slot(OPTIONS, "epsilon")
 
 ALL_CARDS = (1 << 32) - 1
 RANK_T, RANK_J, RANK_Q, RANK_K, RANK_A = 3, 4, 5, 6, 7
@@ -82,6 +84,12 @@ def power(card, trump):
     if (card >> 3) == trump:
         return 8 + TRUMP_STRENGTH[r]
     return PLAIN_STRENGTH[r]
+
+
+@njit(cache=True, inline="always")
+def weakness(card, trump):
+    """``-power``: ``best_bit`` takes the weakest card by it."""
+    return -power(card, trump)
 
 
 @njit(cache=True, inline="always")
@@ -294,9 +302,11 @@ def seat_possible(st, r, out, counting, holder, up_bit):
 
 
 @njit(cache=True, inline="always")
-def smear_value(card, trump, out, hand):
+def smear_value(card, known):
     """How much we like giving ``card`` to a trick our side surely takes: tens first (an ace
-    would catch them later), then aces, never trumps unless forced."""
+    would catch them later), then aces, never trumps unless forced. ``known``: (trump, the
+    cards someone else may hold)."""
+    trump, out = known
     v = points_of(card, trump) * 10 - power(card, trump)
     if (card >> 3) == trump:
         v -= 200
@@ -327,6 +337,14 @@ def discard_cost(card, trump, out, hand, has_trumps):
 
 
 @njit(cache=True, inline="always")
+def discard_saving(card, known):
+    """``-discard_cost``: ``best_bit`` takes the card to throw by it. ``known``: (trump, out,
+    hand, has_trumps) as ``discard_cost`` takes them."""
+    trump, out, hand, has_trumps = known
+    return -discard_cost(card, trump, out, hand, has_trumps)
+
+
+@njit(cache=True, inline="always")
 def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs):
     """How little we like leading ``card`` when no master is worth leading: low cards of
     short suits, not away from a ten, towards a partner's void (2v2). Leading into an
@@ -342,6 +360,26 @@ def lead_cost(card, trump, out, hand, has_trumps, partner_ruffs):
     if partner_ruffs:
         c -= 20
     return c
+
+
+@njit(cache=True, inline="always")
+def lead_appeal(card, known):
+    """``-lead_cost``: ``best_bit`` takes the low card to lead by it. ``known``: (trump, out,
+    hand, has_trumps, the partner's shown voids)."""
+    trump, out, hand, has_trumps, partner_voids = known
+    return -lead_cost(card, trump, out, hand, has_trumps, (partner_voids >> (card >> 3)) & 1)
+
+
+@njit(cache=True, inline="always")
+def masters_of(cards, trump, out):
+    """The cards of ``cards`` that no card of ``out`` beats in their suit."""
+    masters = 0
+    while cards:
+        c = lowest_bit(cards)
+        cards &= cards - 1
+        if (higher_in_suit(c, trump) & out) == 0:
+            masters |= 1 << c
+    return masters
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -413,55 +451,30 @@ def play_choice(st, R, mask, params):
     partner_sure = partner_wins and not opponents_can_beat(best, led, trump, p1, p2, p3,
                                                             n_after)
     best_v = card_rank_value(best, led, trump)
-    sure_card = -1
-    sure_pw = 1000
-    strong_card = -1
-    strong_pw = -1
-    cheap_win = -1
-    cheap_pw = 1000
-    smear_card = -1
-    smear_v = -100000
-    disc_card = -1
-    disc_c = 100000
+    winners = 0  # our cards that beat the trick so far
+    sure = 0  # those of them no opponent after us can beat
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        pw = power(c, trump)
         if card_rank_value(c, led, trump) > best_v:
+            winners |= 1 << c
             if not opponents_can_beat(c, led, trump, p1, p2, p3, n_after):
-                if pw < sure_pw:
-                    sure_pw = pw
-                    sure_card = c
-            if pw > strong_pw:
-                strong_pw = pw
-                strong_card = c
-            if pw < cheap_pw:
-                cheap_pw = pw
-                cheap_win = c
-        sv = smear_value(c, trump, out, hand)
-        if sv > smear_v:
-            smear_v = sv
-            smear_card = c
-        dc = discard_cost(c, trump, out, hand, has_trumps)
-        if dc < disc_c:
-            disc_c = dc
-            disc_card = c
-    if partner_wins:
-        if partner_sure:
-            return smear_card  # points onto the partner's sure trick
-        if sure_card >= 0:
-            return sure_card
-        return disc_card
-    if sure_card >= 0:
-        return sure_card  # the cheapest card that surely takes the trick
-    if cheap_win >= 0 and (legal & ~suit_bits(trump)) == 0 and led != trump:
-        return cheap_win  # D8.2: forced to ruff anyway, so ruff high enough to win now
-    if strong_card >= 0 and tpts + points_of(strong_card, trump) >= 20 and (
-            (strong_card >> 3) == trump or (higher_in_suit(strong_card, trump) & out) == 0):
-        # worth fighting for with a card only a ruff (or a higher trump) can beat
-        return strong_card
-    return disc_card
+                sure |= 1 << c
+    if partner_wins and partner_sure:
+        return best_bit(legal, smear_value, (trump, out))  # points onto the partner's sure trick
+    if sure != 0:
+        return best_bit(sure, weakness, trump)  # the cheapest card that surely takes the trick
+    if not partner_wins:
+        if winners != 0 and (legal & ~suit_bits(trump)) == 0 and led != trump:
+            # D8.2: forced to ruff anyway, so ruff high enough to win now
+            return best_bit(winners, weakness, trump)
+        strong_card = best_bit(winners, power, trump)
+        if strong_card >= 0 and tpts + points_of(strong_card, trump) >= 20 and (
+                (strong_card >> 3) == trump or (higher_in_suit(strong_card, trump) & out) == 0):
+            # worth fighting for with a card only a ruff (or a higher trump) can beat
+            return strong_card
+    return best_bit(legal, discard_saving, (trump, out, hand, has_trumps))
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -476,64 +489,32 @@ def lead_choice(st, hand, legal, trump, out, p1, p2, p3, partner, counting):
     opp_trumps = (opp_any & tmask) != 0
     bidder = st[L.BIDDER]
     our_contract = bidder == st[L.TURN] or (partner >= 0 and bidder == partner)
-    # which plain suits an opponent could ruff: it may be void there and hold trumps
-    ruff_suits = 0
+    # the plain suits an opponent could ruff: it may be void there and hold trumps
+    ruffable = 0
     for s in range(4):
         if s == trump:
             continue
         sm = suit_bits(s)
         if ((p1 & sm) == 0 and (p1 & tmask) != 0) or ((p2 & sm) == 0 and (p2 & tmask) != 0) \
                 or ((p3 & sm) == 0 and (p3 & tmask) != 0):
-            ruff_suits |= 1 << s
+            ruffable |= sm
     partner_voids = 0
     if partner >= 0 and counting:
         pv = st[L.VOIDS + partner]
         if not (pv >> trump) & 1:
             partner_voids = pv
     # masters: the highest trump, and the best sure side card
-    top_trump = -1
-    top_pw = -1
-    low_trump = -1
-    low_pw = 1000
-    side_master = -1
-    side_master_pts = -1
-    n_sure = 0
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - 1
-        s = c >> 3
-        master = (higher_in_suit(c, trump) & out) == 0
-        if s == trump:
-            pw = power(c, trump)
-            if pw > top_pw:
-                top_pw = pw
-                top_trump = c
-            if pw < low_pw:
-                low_pw = pw
-                low_trump = c
-            if master:
-                n_sure += 1
-        elif master and (not (ruff_suits >> s) & 1):
-            n_sure += 1
-            pts = points_of(c, trump)
-            if pts > side_master_pts:
-                side_master_pts = pts
-                side_master = c
+    top_trump = best_bit(legal & tmask, power, trump)
+    low_trump = best_bit(legal & tmask, weakness, trump)
+    sure = masters_of(legal, trump, out) & ~ruffable  # the cards that surely take a trick
+    side_master = best_bit(sure & ~tmask, points_of, trump)
+    n_sure = popcount(sure)
     n_cards = popcount(hand)
     top_master = top_trump >= 0 and (higher_in_suit(top_trump, trump) & out) == 0
     # Last-trick awareness (D2: +10): with two cards, one sure and one not, keep the sure
     # one for the last trick.
-    if n_cards == 2 and n_sure == 1:
-        m = legal
-        while m:
-            c = lowest_bit(m)
-            m &= m - 1
-            s = c >> 3
-            master = (higher_in_suit(c, trump) & out) == 0
-            sure = master and (s == trump or not (ruff_suits >> s) & 1)
-            if not sure:
-                return c
+    if n_cards == 2 and n_sure == 1 and (legal & ~sure) != 0:
+        return lowest_bit(legal & ~sure)
     # Trump management: the contract side draws the opponents' trumps with its master trump
     # (defenders keep theirs to ruff); a long-trump bidder without the master pushes a low
     # trump to make the high ones fall (D8.3 forces overtrumping).
@@ -546,17 +527,7 @@ def lead_choice(st, hand, legal, trump, out, p1, p2, p3, partner, counting):
     if side_master >= 0:
         return side_master
     # a low card, plain suits first
-    best = -1
-    best_c = 100000
-    m = legal & ~tmask
-    while m:
-        c = lowest_bit(m)
-        m &= m - 1
-        s = c >> 3
-        lc = lead_cost(c, trump, out, hand, has_trumps, (partner_voids >> s) & 1)
-        if lc < best_c:
-            best_c = lc
-            best = c
+    best = best_bit(legal & ~tmask, lead_appeal, (trump, out, hand, has_trumps, partner_voids))
     if best >= 0:
         return best
     if top_master:

@@ -33,7 +33,7 @@ from cardsim.bits_nb import lowest_bit
 from cardsim.debertz import actions as A
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import card_key, card_strength
-from cardsim.debertz.melds_nb import run_kind
+from cardsim.debertz.melds_nb import list_runs, run_kind
 from cardsim.debertz.tables import CARD_POINTS
 from cardsim.observation import ObservationSpec
 from cardsim.jit import NO_REFCOUNT
@@ -42,6 +42,7 @@ INF = 1e4  # bound of the unbounded pieces (scores and the like never come near 
 MAX_SEATS = 4
 BID_CHOICES = 6  # pass, play, name S/H/D/C: action ids 32..37
 MELD_LENGTHS = 6  # runs of 3..8 cards
+MAX_SUIT_RUNS = 2  # runs of 3+ cards in one suit of 8 (three would need 3 + 1 + 3 + 1 + 3)
 
 PIECES = (
     ("hand", 32, "cards the seat holds now (bit = card index)"),
@@ -140,18 +141,28 @@ def set_bits(out, off, mask):
         mask &= mask - 1
 
 
+def _suit_runs():
+    """Per suit byte: its runs of 3+ cards (D6.1), lowest first, as (top rank, length); length
+    0 past the last. Found by ``melds_nb.list_runs``."""
+    list_runs_py = getattr(list_runs, "py_func", list_runs)  # plain Python: no compiling here
+    runs = np.zeros((4, 3), dtype=np.int64)
+    table = np.zeros((256, MAX_SUIT_RUNS, 2), dtype=np.int64)
+    for b in range(256):
+        n = list_runs_py(b, runs)
+        table[b, :n] = runs[:n, 1:]
+    return table
+
+
+SUIT_RUNS = _suit_runs()
+
+
 def _run_length_table():
     """Per suit byte: how many runs (D6.1) of each length 3..8 it holds."""
     table = np.zeros((256, MELD_LENGTHS), dtype=np.float32)
     for b in range(256):
-        length = 0
-        for rank in range(9):
-            if rank < 8 and (b >> rank) & 1:
-                length += 1
-            else:
-                if length >= 3:
-                    table[b, length - 3] += 1
-                length = 0
+        for _, length in SUIT_RUNS[b]:
+            if length != 0:
+                table[b, length - 3] += 1
     return table
 
 
@@ -175,19 +186,17 @@ def winning_run_mask(hand, trump, debertz_trump_only, trump_wins_tie):
     best_mask = 0
     for suit in range(4):
         b = (hand >> (suit * 8)) & 0xFF
-        length = 0
-        for rank in range(9):
-            if rank < 8 and (b >> rank) & 1:
-                length += 1
-            else:
-                if length >= 3:
-                    kind = run_kind(length, suit, trump, debertz_trump_only)
-                    tie = 1 if (trump_wins_tie and suit == trump) else 0
-                    key = (kind << 5) | ((rank - 1) << 1) | tie
-                    if key > best_key:
-                        best_key = key
-                        best_mask = (((1 << length) - 1) << (rank - length)) << (suit * 8)
-                length = 0
+        for k in range(MAX_SUIT_RUNS):
+            top = SUIT_RUNS[b, k, 0]
+            length = SUIT_RUNS[b, k, 1]
+            if length == 0:
+                break
+            kind = run_kind(length, suit, trump, debertz_trump_only)
+            tie = 1 if (trump_wins_tie and suit == trump) else 0
+            key = (kind << 5) | (top << 1) | tie
+            if key > best_key:
+                best_key = key
+                best_mask = (((1 << length) - 1) << (top + 1 - length)) << (suit * 8)
     return best_mask
 
 
