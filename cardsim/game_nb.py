@@ -15,6 +15,7 @@ kernel of ``game.kernels``.
 from __future__ import annotations
 
 import importlib
+import inspect
 import warnings
 
 from numba import njit, types
@@ -93,25 +94,6 @@ def _name(game) -> str:
     return game.game if isinstance(game, GameTagType) else game.name
 
 
-def _kernel(game, name: str):
-    return getattr(importlib.import_module(f"cardsim.{_name(game)}.face_nb"), name)
-
-
-def _observer(game):
-    return importlib.import_module(f"cardsim.{_name(game)}.observe_nb")
-
-
-def _engine(game):
-    return importlib.import_module(f"cardsim.{_name(game)}.engine_nb")
-
-
-def face(fn):
-    """The compiled overload of face function ``fn``, inlined into its caller's IR: as a call
-    of its own it would pay reference counting on every argument and was measured twice as
-    slow in the simulation loops."""
-    return overload(fn, inline="always")
-
-
 def game_piece(module: str, name: str, params: str, doc: str = "", default=None):
     """A function ``name(game, <params>)`` that calls function ``name(<params>)`` of the
     game's module ``module`` (``"{game}"`` in it is filled in with the game's name): as plain
@@ -121,8 +103,9 @@ def game_piece(module: str, name: str, params: str, doc: str = "", default=None)
     e.g. ``"st, R"``. A piece a game may leave out has a ``default`` (a compiled function of
     ``params``), which serves a game whose module has no ``name``.
 
-    The faces below are written out by hand; generated pieces serve the search layers, whose
-    pieces are many and differ only in their names and arguments."""
+    The compiled overload is inlined into its caller's IR: as a call of its own it would pay
+    reference counting on every argument and was measured twice as slow in the simulation
+    loops."""
 
     def game_function(game):
         pieces = importlib.import_module(module.format(game=_name(game)))
@@ -142,260 +125,140 @@ def game_piece(module: str, name: str, params: str, doc: str = "", default=None)
     return fn
 
 
-# --- the face: plain Python (NUMBA_DISABLE_JIT) and its compiled overload -------------------
+def face(module: str):
+    """Declares a face function by its signature and doc string alone: ``@face(FACE)`` on
+    ``def turn(game, st): "..."`` makes ``turn`` the ``game_piece`` that calls the game's
+    ``turn(st)`` of ``module``."""
+
+    def declare(fn):
+        params = list(inspect.signature(fn).parameters)[1:]  # all but the game
+        return game_piece(module, fn.__name__, ", ".join(params), fn.__doc__)
+
+    return declare
+
+
+FACE = "cardsim.{game}.face_nb"  # the kernels every game provides under the same names
+ENGINE = "cardsim.{game}.engine_nb"
+OBSERVER = "cardsim.{game}.observe_nb"
+
+
+# --- the face: each game's function of the same name, as plain Python (NUMBA_DISABLE_JIT) and
+# inlined in compiled code ----------------------------------------------------------------------
+@face(FACE)
 def init_item(game, st, R, seed, item, whole):
     """Row ``st`` starts item ``item`` of a run (a deal in hands mode, or a whole game)."""
-    game.kernels.init_item(st, R, seed, item, whole)
 
 
-@face(init_item)
-def _init_item(game, st, R, seed, item, whole):
-    k = _kernel(game, "init_item")
-    return lambda game, st, R, seed, item, whole: k(st, R, seed, item, whole)
-
-
+@face(FACE)
 def legal(game, st, R):
     """The legal set ``(base, bits)`` of the seat to act: ``base + k`` is legal for each set
     bit ``k``; ``(0, 0)`` when nobody is to act."""
-    return game.kernels.legal(st, R)
 
 
-@face(legal)
-def _legal(game, st, R):
-    k = _kernel(game, "legal")
-    return lambda game, st, R: k(st, R)
-
-
+@face(ENGINE)
 def step(game, st, R, action):
     """Apply a legal ``action`` of the seat to act."""
-    _engine(game).step(st, R, action)
 
 
-@face(step)
-def _step(game, st, R, action):
-    k = getattr(_engine(game), "step")
-    return lambda game, st, R, action: k(st, R, action)
-
-
+@face(ENGINE)
 def next_deal(game, st, R):
     """Start the next deal of a game whose deal has ended (not over)."""
-    _engine(game).next_deal(st, R)
 
 
-@face(next_deal)
-def _next_deal(game, st, R):
-    k = getattr(_engine(game), "next_deal")
-    return lambda game, st, R: k(st, R)
-
-
+@face(FACE)
 def num_seats(game, R):
     """Number of seats of the game under rules ``R``."""
-    return game.kernels.num_seats(R)
 
 
-@face(num_seats)
-def _num_seats(game, R):
-    k = _kernel(game, "num_seats")
-    return lambda game, R: k(R)
-
-
+@face(FACE)
 def deal_over(game, st):
     """Whether the current deal has ended (or the game is over)."""
-    return game.kernels.deal_over(st)
 
 
-@face(deal_over)
-def _deal_over(game, st):
-    k = _kernel(game, "deal_over")
-    return lambda game, st: k(st)
-
-
+@face(FACE)
 def game_over(game, st):
     """Whether the game (Debertz) or match (Barbu) is over."""
-    return game.kernels.game_over(st)
 
 
-@face(game_over)
-def _game_over(game, st):
-    k = _kernel(game, "game_over")
-    return lambda game, st: k(st)
-
-
+@face(FACE)
 def item_over(game, st, whole):
     """Whether an item whose deal has just ended is finished."""
-    return game.kernels.item_over(st, whole)
 
 
-@face(item_over)
-def _item_over(game, st, whole):
-    k = _kernel(game, "item_over")
-    return lambda game, st, whole: k(st, whole)
-
-
+@face(FACE)
 def turn(game, st):
     """The seat to act."""
-    return game.kernels.turn(st)
 
 
-@face(turn)
-def _turn(game, st):
-    k = _kernel(game, "turn")
-    return lambda game, st: k(st)
-
-
+@face(FACE)
 def random_action(game, st, R, rng, i):
     """A uniformly random legal action from generator ``rng[i]``."""
-    return game.kernels.random_action(st, R, rng, i)
 
 
-@face(random_action)
-def _random_action(game, st, R, rng, i):
-    k = _kernel(game, "random_action")
-    return lambda game, st, R, rng, i: k(st, R, rng, i)
-
-
+@face(FACE)
 def policy_stream(game, seed, item, whole):
     """The generator state of item ``item``'s decisions in a simulation."""
-    return game.kernels.policy_stream(seed, item, whole)
 
 
-@face(policy_stream)
-def _policy_stream(game, seed, item, whole):
-    k = _kernel(game, "policy_stream")
-    return lambda game, seed, item, whole: k(seed, item, whole)
-
-
+@face(FACE)
 def duplicate_stream(game, seed, item, pattern):
     """The generator state of item ``item``'s decisions under seating pattern ``pattern``."""
-    return game.kernels.duplicate_stream(seed, item, pattern)
 
 
-@face(duplicate_stream)
-def _duplicate_stream(game, seed, item, pattern):
-    k = _kernel(game, "duplicate_stream")
-    return lambda game, seed, item, pattern: k(seed, item, pattern)
-
-
+@face(FACE)
 def record_deal(game, st, R, stats, whole):
     """Add the deal that just ended to a statistics row (the game's S_* columns)."""
-    game.kernels.record_deal(st, R, stats, whole)
 
 
-@face(record_deal)
-def _record_deal(game, st, R, stats, whole):
-    k = _kernel(game, "record_deal")
-    return lambda game, st, R, stats, whole: k(st, R, stats, whole)
-
-
+@face(FACE)
 def count_decisions(game, stats, taken):
     """Add ``taken`` decisions to a statistics row."""
-    game.kernels.count_decisions(stats, taken)
 
 
-@face(count_decisions)
-def _count_decisions(game, stats, taken):
-    k = _kernel(game, "count_decisions")
-    return lambda game, stats, taken: k(stats, taken)
-
-
+@face(FACE)
 def seat_points(game, st, R, seat, whole):
     """Points per deal ``seat`` scored in a finished item (float)."""
-    return game.kernels.seat_points(st, R, seat, whole)
 
 
-@face(seat_points)
-def _seat_points(game, st, R, seat, whole):
-    k = _kernel(game, "seat_points")
-    return lambda game, st, R, seat, whole: k(st, R, seat, whole)
-
-
+@face(FACE)
 def seat_won(game, st, R, seat, whole):
     """1 when ``seat`` is on a winning side of a finished game, else 0."""
-    return game.kernels.seat_won(st, R, seat, whole)
 
 
-@face(seat_won)
-def _seat_won(game, st, R, seat, whole):
-    k = _kernel(game, "seat_won")
-    return lambda game, st, R, seat, whole: k(st, R, seat, whole)
-
-
+@face(FACE)
 def deals_played(game, st, whole):
     """Deals a finished item played."""
-    return game.kernels.deals_played(st, whole)
 
 
-@face(deals_played)
-def _deals_played(game, st, whole):
-    k = _kernel(game, "deals_played")
-    return lambda game, st, whole: k(st, whole)
-
-
+@face(FACE)
 def item_label(game, st, whole):
     """A per-item category for breakdowns (Barbu: the contract played; else -1)."""
-    return game.kernels.item_label(st, whole)
 
 
-@face(item_label)
-def _item_label(game, st, whole):
-    k = _kernel(game, "item_label")
-    return lambda game, st, whole: k(st, whole)
-
-
+@face(FACE)
 def force_contract(game, st, R, item):
     """Barbu hands mode: the declarer plays contract ``item % 7``."""
-    game.kernels.force_contract(st, R, item)
 
 
-@face(force_contract)
-def _force_contract(game, st, R, item):
-    k = _kernel(game, "force_contract")
-    return lambda game, st, R, item: k(st, R, item)
-
-
+@face(FACE)
 def deal_rewards(game, st, R, rewards):
     """Add each seat's points of the deal that just ended to ``rewards[seat]``."""
-    game.kernels.deal_rewards(st, R, rewards)
 
 
-@face(deal_rewards)
-def _deal_rewards(game, st, R, rewards):
-    k = _kernel(game, "deal_rewards")
-    return lambda game, st, R, rewards: k(st, R, rewards)
-
-
+@face(OBSERVER)
 def observe(game, st, R, seat, out):
     """Write what ``seat`` may know into the float32 vector ``out`` (the game's observer)."""
-    game.observer.observe(st, R, seat, out)
 
 
-@face(observe)
-def _observe(game, st, R, seat, out):
-    k = _observer(game).observe
-    return lambda game, st, R, seat, out: k(st, R, seat, out)
-
-
+@face(FACE)
 def state_width(game):
     """Width of the game's engine state row."""
-    return game.kernels.state_width()
 
 
-@face(state_width)
-def _state_width(game):
-    k = _kernel(game, "state_width")
-    return lambda game: k()
-
-
+@face(FACE)
 def play_random_deal(game, st, R, state):
     """Random decisions until the current deal ends, from generator ``state`` held in a
     local; returns (new state, decisions taken)."""
-    return game.kernels.play_random_deal(st, R, state)
-
-
-@face(play_random_deal)
-def _play_random_deal(game, st, R, state):
-    k = _kernel(game, "play_random_deal")
-    return lambda game, st, R, state: k(st, R, state)
 
 
 # --- the step as a call of its own ------------------------------------------------------------
