@@ -26,7 +26,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from agents.listed_rows_nb import next_listed
 from agents.pimc_nb import (
+    add_gains,
     best_of,
     card_choice,
     drawn_phase,
@@ -53,7 +55,7 @@ from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.deal_split_nb import KN_HOLDER, KN_HOLDERS
 from cardsim.game_nb import legal, num_seats, turn
 from cardsim.jit import WITH_REFCOUNT
-from cardsim.parallel_nb import next_block, row_block, run_workers
+from cardsim.parallel_nb import run_workers
 from cardsim.rng_nb import below
 from cardsim.sample_nb import draw_deal, sample_prepare, scratch_size, write_drawn
 from cardsim.solve_nb import solve_root
@@ -152,15 +154,11 @@ def draw_weighted(game, st, R, known, logp, search, rng, i, cand):
     score = logp
     if ratio:
         score = logp - sampler_log_chances(kn, helds, m, me, n)
+    cards, places = hidden_buffers()
     for k in range(m):
         w = 0.0
-        for h in range(kn[KN_HOLDERS]):
-            cards = helds[k, h]
-            place = holder_place(kn[KN_HOLDER + h], me, n)
-            while cards != 0:
-                c = lowest_bit(cards)
-                cards &= cards - 1
-                w += score[c, place]
+        for j in range(hidden_places(kn, helds[k], me, n, cards, places)):
+            w += score[cards[j], places[j]]
         weights[k] = beta * w
     top = weights[:m].max()
     for k in range(m):
@@ -195,20 +193,39 @@ def holder_place(seat, me, n):
     return 0 if seat < 0 else (seat - me + n) % n
 
 
+@njit(cache=True, inline="always")
+def hidden_buffers():
+    """Room for ``hidden_places``: the cards and the places of one deal's hidden cards."""
+    return np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def hidden_places(kn, held, me, n, cards, places):
+    """The hidden cards of one drawn deal (``held``: the cards of each hidden holder of
+    ``kn``) into ``cards`` and the belief place of each (``holder_place``) into ``places``,
+    holder after holder, each holder's from its lowest; returns how many."""
+    t = 0
+    for h in range(kn[KN_HOLDERS]):
+        hand = held[h]
+        place = holder_place(kn[KN_HOLDER + h], me, n)
+        while hand != 0:
+            cards[t] = lowest_bit(hand)
+            places[t] = place
+            hand &= hand - 1
+            t += 1
+    return t
+
+
 @njit(cache=True)
 def sampler_log_chances(kn, helds, m, me, n):
     """Log of how often the ``m`` draws put each card in each place ((64, PLACES); a half
     draw added to every count, so no chance is 0): the chances the sampler itself gives,
     hard constraints included."""
     counts = np.full((64, PLACES), 0.5)
+    cards, places = hidden_buffers()
     for k in range(m):
-        for h in range(kn[KN_HOLDERS]):
-            cards = helds[k, h]
-            place = holder_place(kn[KN_HOLDER + h], me, n)
-            while cards != 0:
-                c = lowest_bit(cards)
-                cards &= cards - 1
-                counts[c, place] += 1.0
+        for j in range(hidden_places(kn, helds[k], me, n, cards, places)):
+            counts[cards[j], places[j]] += 1.0
     return np.log(counts / (m + 2.0))
 
 
@@ -304,14 +321,7 @@ def belief_action(game, st, R, base, bits, search, logp, ref, rng, i):
                 solve_root(game, pos, tt, solved)
                 values[:] = solved
             n += counts[k]
-            b = bits
-            while b != 0:
-                c = lowest_bit(b)
-                b &= b - 1
-                total[c] += counts[k] * values[c]
-                if h >= 0:
-                    gain = values[c] - values[h]
-                    squares[c] += counts[k] * gain * gain
+            add_gains(values, bits, h, counts[k], total, squares)
         if special_ref >= 0:
             return base + special_choice(game, total, squares, n, bits, h)
         return base + card_choice(game, total, squares, n, bits, h, params)
@@ -423,25 +433,16 @@ def critic_endgame_actions(game, prior, states, R, rng, rows, obs, legal_masks, 
 
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def belief_rows_worker(game, states, R, rows, refs, logp, search, rng, actions, counter):
-    """One thread's share of ``belief_actions``: blocks of rows from the shared counter,
-    each row's action into ``actions``."""
-    n_blocks = belief_blocks(rows.shape[0])
-    b = next_block(counter)
-    while b < n_blocks:
-        lo, hi = row_block(b, rows.shape[0], n_blocks)
+    """One thread's share of ``belief_actions``: blocks of rows from the shared counter
+    (``next_listed``), each row's action into ``actions``."""
+    lo, hi = next_listed(counter, rows.shape[0])
+    while lo >= 0:
         for j in range(lo, hi):
-            g = rows[j]
-            st = states[g]
+            st = states[rows[j]]
             base, bits = legal(game, st, R)
             actions[j] = belief_action(game, st, R, base, bits, search, logp[j], refs[j], rng,
-                                       g)
-        b = next_block(counter)
-
-
-@njit(cache=True, inline="always")
-def belief_blocks(n_rows):
-    """The blocks ``belief_actions`` cuts ``n_rows`` rows into: a row each, 256 at most."""
-    return max(1, min(n_rows, 256))
+                                       rows[j])
+        lo, hi = next_listed(counter, rows.shape[0])
 
 
 def belief_actions(tag, states, R, rows, params, logp, draws, beta, rng, *, ratio=False,

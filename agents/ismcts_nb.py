@@ -10,28 +10,37 @@ node, plays the rest of the deal out with the rollout policy (random or the heur
 credits the result to every node on the path from the point of view of whoever acted there.
 The most visited root action is played.
 
+A decision whose value lies beyond the deal (Barbu's contract choice: the contract is spent,
+B2), which a tree over deals cannot see, is taken as the pimc agent takes it
+(``agents/pimc_nb.py``: each option's play-outs on drawn deals less its play-outs on the
+game's baseline deals), with the iterations shared out among the options.
+
 Each game supplies its pieces in ``agents/<game>/ismcts_nb.py``: ``owner`` (whom a node's
 result is credited to: Debertz's side, Barbu's seat), ``deal_results`` (each owner's result
-of a finished deal, scaled for the UCB constant), ``MAX_DEPTH`` (the most decisions to a
-deal's end) and ``special_action`` (a decision the game takes otherwise, -1 for none: Barbu's
-contract choice, whose value lies beyond the deal).
+of a finished deal, scaled for the UCB constant) and, where it has such decisions,
+``beyond_deal`` (whether a decision's value lies beyond the deal).
 """
 
 import numpy as np
 from numba import njit
 
+from agents.base import PARAMS_WIDTH, option_slot
 from agents.clock_nb import now_ms
+from agents.ismcts_options import OPTIONS
+from agents.pimc_nb import P_MS as PIMC_MS
+from agents.pimc_nb import P_SAMPLES as PIMC_SAMPLES
+from agents.pimc_nb import choose_by_rollouts
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, deal_over, game_piece, legal, state_width, turn
 from cardsim.jit import WITH_REFCOUNT
 from cardsim.rng_nb import random_bit
 from cardsim.sample_nb import sample_deal, sample_prepare
 
-# the agent's parameter vector (agents.<game>.ismcts OPTIONS order, the same in both games)
-P_ITERATIONS = 0
-P_EXPLORATION = 1
-P_ROLLOUT = 2    # 0 random, 1 heuristic
-P_MS = 3
+# the places of the agent's options in its parameter vector (agents/ismcts_options.py)
+P_ITERATIONS = option_slot(OPTIONS, "iterations")
+P_EXPLORATION = option_slot(OPTIONS, "exploration")
+P_ROLLOUT = option_slot(OPTIONS, "rollout")  # 0 random, 1 heuristic
+P_MS = option_slot(OPTIONS, "ms")
 
 # tree arrays: one row per node
 N_ACTION, N_PARENT, N_CHILD, N_SIBLING, N_OWNER = 0, 1, 2, 3, 4
@@ -41,9 +50,17 @@ PIECES = "agents.{game}.ismcts_nb"
 owner = game_piece(PIECES, "owner", "st, R", "Whom a decision in ``st`` is credited to.")
 deal_results = game_piece(PIECES, "deal_results", "st, R, results",
                           "Each owner's result of the finished deal ``st`` in ``results``.")
-max_depth = game_piece(PIECES, "max_depth", "R", "The most decisions to a deal's end.")
-special_action = game_piece(PIECES, "special_action", "st, R, base, bits, params, rng, i",
-                            "A decision the game takes otherwise than by the tree; -1: none.")
+
+
+@njit(cache=True, inline="always")
+def within_deal(st, R):
+    """``beyond_deal`` of a game without such decisions: False."""
+    return False
+
+
+beyond_deal = game_piece(PIECES, "beyond_deal", "st, R",
+                         "Whether the value of the decision in ``st`` lies beyond the deal.",
+                         default=within_deal)
 rollout_action = game_piece("agents.{game}.heuristic_nb", "rollout_action",
                             "st, R, base, bits, rng, i",
                             "The heuristic's decision (default options) in a play-out.")
@@ -51,13 +68,14 @@ rollout_action = game_piece("agents.{game}.heuristic_nb", "rollout_action",
 
 @njit(cache=True, **WITH_REFCOUNT)
 def ismcts_action(game, st, R, base, bits, params, rng, i):
-    """The ismcts agent's action in ``st`` (legal set ``(base, bits)``), drawing from
-    ``rng[i]``."""
+    """The ismcts agent's action in ``st`` (legal set ``(base, bits)``): the most visited
+    action at the root of its tree, or pimc's choice where the decision's value lies beyond
+    the deal (``beyond_deal``); its deals drawn from ``rng[i]``."""
     if popcount(bits) == 1:
         return base + lowest_bit(bits)
-    special = special_action(game, st, R, base, bits, params, rng, i)
-    if special >= 0:
-        return special
+    if beyond_deal(game, st, R):
+        return base + choose_by_rollouts(game, st, R, base, bits, pimc_playouts(params, bits),
+                                         rng, i)
     iterations = max(1, int(params[P_ITERATIONS]))
     c = params[P_EXPLORATION]
     heuristic_rollout = params[P_ROLLOUT] > 0
@@ -68,7 +86,7 @@ def ismcts_action(game, st, R, base, bits, params, rng, i):
     avail = np.zeros(size, dtype=np.float64)
     total = np.zeros(size, dtype=np.float64)
     deal = np.empty(state_width(game), dtype=np.int64)
-    path = np.zeros(max_depth(game, R), dtype=np.int64)
+    path = np.zeros(size, dtype=np.int64)  # a path's nodes are distinct: never more than all
     results = np.zeros(4, dtype=np.float64)
     kn, ways = sample_prepare(game, st, R, me)
     nodes = 1
@@ -146,3 +164,14 @@ def ismcts_action(game, st, R, base, bits, params, rng, i):
     if best < 0:
         return base + lowest_bit(bits)
     return tree[best, N_ACTION]
+
+
+@njit(cache=True)
+def pimc_playouts(params, bits):
+    """The ``pimc`` options (agents.pimc_nb) of a decision taken by its play-outs
+    (``beyond_deal``): ``iterations`` shared out among the options of ``bits``, two play-outs
+    of each per deal drawn (the deal and the game's baseline deal), and ``ms``."""
+    playouts = np.zeros(PARAMS_WIDTH, dtype=np.float64)
+    playouts[PIMC_SAMPLES] = max(1, int(params[P_ITERATIONS]) // (2 * popcount(bits)))
+    playouts[PIMC_MS] = params[P_MS]
+    return playouts

@@ -15,7 +15,11 @@ not blurred by the luck of the draw; a play-out costs far less than a solve, so 
 decisions draw many more deals than card play.
 
 ``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
-deal is always used); decisions then depend on the machine's speed.
+deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are
+not reproducible.
+
+The options every game places alike (``samples``, ``nodes``, ``ms``: ``common_slot``) have
+their slots here, with what reads them the same way in each game (``sample_count``).
 
 The game's pieces, in ``agents/<game>/pimc_nb.py`` (its options, what a result is worth, its
 special decisions): ``special_action`` (-1, or a decision the game takes otherwise: Barbu's
@@ -33,14 +37,15 @@ solves: Barbu's early tricks, taken by its ``special_action``), ``network_plays_
 params)`` (the decisions training may label by the network's play-outs instead of the
 heuristic's, experiments/train/labels_nb.py), ``drawn_phase(st, R, params)`` (which of
 training's ``drawn_phases`` a decision valued by play-outs of drawn deals is, or -1),
-``rollout_count(params)``, ``solve_count(st, R, me, params)`` (the deals seat ``me``
-draws and solves for a card: Debertz's ``opponent_samples``), ``playout_value(deal, R, me,
-rng, i)`` (the result of a deal played out, for the seat to act), ``finished_value(deal,
-R, me)`` (that measure of a deal already played out, whoever played it), ``baseline_deal(st, R, rng, i,
-out)`` (whether each option's result is measured against its result on another deal, dealt
-into ``out``: Barbu's contract against an average hand), ``solver_table``,
-``solver_position``, ``solve_options``, ``reference_card`` (a card the gains are measured
-against, -1 for none) and ``card_choice`` (the card from the totals).
+``rollout_count(params)`` (the deals drawn for a decision by play-outs), ``solve_count(st,
+R, me, params)`` (the deals seat ``me`` draws and solves for a card: Debertz's
+``opponent_samples``), ``playout_value(deal, R, me, rng, i)`` (the result of a deal played
+out, for the seat to act), ``finished_value(deal, R, me)`` (that measure of a deal already
+played out, whoever played it), ``baseline_deal(st, R, rng, i, out)`` (whether each
+option's result is measured against its result on another deal, dealt into ``out``: Barbu's
+contract against an average hand), ``solver_table``, ``solver_position``, ``solve_options``,
+``reference_card`` (a card the gains are measured against, -1 for none) and
+``card_choice`` (the card from the totals).
 """
 
 from importlib import import_module
@@ -77,8 +82,11 @@ def common_slot(name: str) -> int:
     return slots.pop()
 
 
-# the option the driver reads itself; the games' pieces read the others (``solve_count``,
-# ``solve_options``, ...)
+# the options every game places alike: the driver reads ``ms`` itself, the games' pieces
+# read ``samples`` and ``nodes`` (``solve_count``, ``solve_options``, ...) and their own
+# options from their own slots
+P_SAMPLES = common_slot("samples")
+P_NODES = common_slot("nodes")
 P_MS = common_slot("ms")
 
 PIECES = "agents.{game}.pimc_nb"
@@ -157,17 +165,26 @@ def play_by_solving(game, st, R, base, bits, params, rng, i):
         solve_options(game, pos, params)
         solve_root(game, pos, tt, values)
         n += 1
-        m = bits
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            total[c] += values[c]
-            if h >= 0:
-                gain = values[c] - values[h]
-                squares[c] += gain * gain
+        add_gains(values, bits, h, 1, total, squares)
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
     return card_choice(game, total, squares, n, bits, h, params)
+
+
+@njit(cache=True, inline="always")
+def add_gains(values, bits, h, weight, total, squares):
+    """One deal's ``values`` of the options of ``bits``, ``weight`` times (the deal's
+    multiplicity): each option's value into ``total``, and where there is a reference option
+    ``h`` (>= 0) its squared gain over ``h`` into ``squares`` (for the standard error of a
+    mean gain paired by deal)."""
+    m = bits
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        total[c] += weight * values[c]
+        if h >= 0:
+            gain = values[c] - values[h]
+            squares[c] += weight * gain * gain
 
 
 @njit(cache=True, **WITH_REFCOUNT)
@@ -225,6 +242,12 @@ def add_played_out(game, R, base, bits, me, rows, total, weight, rng, i):
         trial[:] = rows.deal
         apply_action(game, trial, R, base + b)
         total[b] += weight * playout_value(game, trial, R, me, rng, i)
+
+
+@njit(cache=True, inline="always")
+def sample_count(params):
+    """The ``samples`` option: deals drawn per decision, at least one."""
+    return max(1, int(params[P_SAMPLES]))
 
 
 @njit(cache=True)

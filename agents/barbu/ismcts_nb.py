@@ -3,23 +3,19 @@
 score (B7) in units of 50 points for the UCB constant.
 
 The declarer's contract choice is the one decision whose value lies beyond the deal (the
-contract is spent, B2): it is taken as the pimc agent takes it (``agents/barbu/pimc_nb.py``: each contract's
-rollout score on sampled deals less its score on average hands), with the iterations shared
-out among the options.
+contract is spent, B2): the search takes it as the pimc agent does (``agents/ismcts_nb.py``;
+each contract's rollout score on sampled deals less its score on average hands,
+``agents/barbu/pimc_nb.py``).
 """
 
-import numpy as np
 from numba import njit
 
-from agents.ismcts_nb import P_ITERATIONS, P_MS, ismcts_action
-from agents.pimc_nb import choose_by_rollouts
+from agents.ismcts_nb import ismcts_action
 from cardsim.barbu import layout as L
 from cardsim.barbu.face_nb import GAME
-from cardsim.bits_nb import popcount
 from cardsim.jit import ix
 
 SCORE_UNIT = 50.0
-MAX_DEPTH = 2 + 24 + L.PLAYS_WIDTH  # contract, trump or rank, doubling answers, plays
 
 
 @njit(cache=True, inline="always")
@@ -37,22 +33,9 @@ def owner(st, R):
 
 
 @njit(cache=True, inline="always")
-def max_depth(R):
-    """The most decisions from any point to a deal's end (``MAX_DEPTH``): the length of a search
-    path."""
-    return MAX_DEPTH
-
-
-@njit(cache=True, inline="always")
-def special_action(st, R, base, bits, params, rng, i):
-    """The contract choice by simulation, as pimc (see the module doc string); -1 for every
-    other decision."""
-    if st[L.PHASE] != L.PH_CONTRACT:
-        return -1
-    rollout_params = np.zeros(8, dtype=np.float64)
-    rollout_params[0] = max(1, int(params[P_ITERATIONS]) // (2 * popcount(bits)))
-    rollout_params[2] = params[P_MS]
-    return base + choose_by_rollouts(GAME, st, R, base, bits, rollout_params, rng, i)
+def beyond_deal(st, R):
+    """The contract choice: its value lies beyond the deal (see the module doc string)."""
+    return st[L.PHASE] == L.PH_CONTRACT
 
 
 @njit(cache=True, inline="always")

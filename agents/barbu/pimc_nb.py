@@ -39,9 +39,7 @@ a contract's value is its mean score on the sampled deals less its mean score on
 fully random deals (what an average later hand would give it). Doubles still owed (B6.3) are
 not weighed: the engine forces them once the chances left run out.
 
-``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
-deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are
-not reproducible.
+``ms`` stops drawing as it does for the driver's decisions (``agents/pimc_nb.py``).
 """
 
 import numpy as np
@@ -50,7 +48,8 @@ from numba import njit
 from agents.barbu.heuristic_nb import DEFAULT_PARAMS, SUIT_BITS, heuristic_action
 from agents.barbu.pimc_options import OPTIONS
 from agents.base import option_slot
-from agents.pimc_nb import add_played_out, best_of_preferring, new_playout_rows, pimc_action
+from agents.pimc_nb import (P_MS, P_NODES, P_SAMPLES, add_gains, add_played_out,
+                            best_of_preferring, new_playout_rows, pimc_action, sample_count)
 from agents.clock_nb import now_ms
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
@@ -63,10 +62,8 @@ from cardsim.game_nb import apply_action
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.sample_nb import sample_deal, sample_prepare
 
-# the agent's options' places in its parameter vector (agents/barbu/pimc_options.py)
-P_SAMPLES = option_slot(OPTIONS, "samples")
-P_NODES = option_slot(OPTIONS, "nodes")
-P_MS = option_slot(OPTIONS, "ms")
+# the places of the options in the parameter vector (agents/barbu/pimc_options.py): this
+# game's own here, ``P_SAMPLES``, ``P_NODES`` and ``P_MS`` (alike in every game) imported
 P_DOUBLING = option_slot(OPTIONS, "doubling")
 P_MAXN = option_slot(OPTIONS, "maxn")
 P_ROLLOUTS = option_slot(OPTIONS, "rollouts")
@@ -274,13 +271,7 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
         score[:] = 0.0  # this deal's results alone
         add_played_out(GAME, R, base, mask, me, rows, score, 1.0, rng, i)
         n += 1
-        m = mask
-        while m != 0:
-            c = lowest_bit(m)
-            m &= m - 1
-            total[c] += score[c]
-            gain = score[c] - score[h]
-            squares[c] += gain * gain
+        add_gains(score, mask, h, 1, total, squares)
         if params[P_MS] > 0 and now_ms() - start >= params[P_MS]:
             break
     return base + beyond_margin(total, squares, n, mask, h, params[P_MARGIN])
@@ -289,7 +280,7 @@ def play_by_rollouts(st, R, base, mask, params, rng, i):
 @njit(cache=True, inline="always")
 def solve_count(st, R, me, params):
     """Deals drawn and solved for a card: ``samples``."""
-    return max(1, int(params[P_SAMPLES]))
+    return sample_count(params)
 
 
 @njit(cache=True)
@@ -297,7 +288,7 @@ def rollout_count(params):
     """Deals drawn for a decision by simulation: ``rollouts``, else ``samples``."""
     if params[P_ROLLOUTS] > 0:
         return int(params[P_ROLLOUTS])
-    return max(1, int(params[P_SAMPLES]))
+    return sample_count(params)
 
 
 @njit(cache=True)

@@ -1,27 +1,22 @@
 """Debertz's pieces of the ``ismcts`` agent's search (written once for both games in
 ``agents/ismcts_nb.py``): a node is credited to the side that acted there, with each side's
 recorded points of the deal less the other sides' mean (D9), in hundreds of points for the
-UCB constant."""
+UCB constant. Every Debertz decision is searched by the tree (none lies beyond the deal)."""
 
 from numba import njit
 
+from agents.debertz.pimc_nb import side_result
 from agents.ismcts_nb import ismcts_action
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import side_of
 from cardsim.debertz.face_nb import GAME
 
-MAX_DEPTH = 200  # decisions to a deal's end: bids, the swap, declarations, 32 cards
-
 
 @njit(cache=True)
 def deal_result(st, R, side):
-    """``side``'s recorded points less the other sides' mean, in hundreds of points (D9)."""
-    sides = R[L.R_SIDES]
-    others = 0.0
-    for s in range(sides):
-        if s != side:
-            others += st[L.RECORDED + s]
-    return (st[L.RECORDED + side] - others / (sides - 1)) / 100.0
+    """``side``'s recorded points less the other sides' mean, in hundreds of points (D9;
+    pimc's ``side_result``)."""
+    return side_result(st, R, side) / 100.0
 
 
 @njit(cache=True, inline="always")
@@ -36,19 +31,6 @@ def deal_results(st, R, results):
 def owner(st, R):
     """A decision is credited to the side of the seat that takes it."""
     return side_of(st[L.TURN], R[L.R_TEAMS])
-
-
-@njit(cache=True, inline="always")
-def max_depth(R):
-    """The most decisions from any point to a deal's end (``MAX_DEPTH``): the length of a search
-    path."""
-    return MAX_DEPTH
-
-
-@njit(cache=True, inline="always")
-def special_action(st, R, base, bits, params, rng, i):
-    """Every Debertz decision is searched by the tree."""
-    return -1
 
 
 @njit(cache=True, inline="always")

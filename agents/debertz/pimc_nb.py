@@ -22,10 +22,6 @@ their comparison is not blurred by the luck of the draw. A play-out costs far le
 solve, so these decisions draw many more deals than card play: a bid decided on a handful
 of deals is a noisy one (with three players, 200 deals instead of 8 gained 3.6 points a
 deal).
-
-``ms`` > 0 stops drawing once that many milliseconds were spent on the decision (at least one
-deal is always used); decisions then depend on the machine's speed, so runs with ``ms`` are
-not reproducible.
 """
 
 from numba import njit
@@ -33,17 +29,16 @@ from numba import njit
 from agents.base import option_slot
 from agents.debertz.heuristic_nb import DEFAULT_PARAMS, heuristic_action
 from agents.debertz.pimc_options import OPTIONS
-from agents.pimc_nb import best_of, best_of_preferring, pimc_action
+from agents.pimc_nb import (P_MS, P_NODES, P_SAMPLES, best_of, best_of_preferring, pimc_action,
+                            sample_count)
 from cardsim.debertz import layout as L
 from cardsim.debertz import solve_nb as V
 from cardsim.debertz.engine_nb import legal_mask, side_of, tricks_per_round
 from cardsim.debertz.face_nb import GAME
 from cardsim.game_nb import apply_action
 
-# the agent's options' places in its parameter vector (agents/debertz/pimc_options.py)
-P_SAMPLES = option_slot(OPTIONS, "samples")
-P_NODES = option_slot(OPTIONS, "nodes")
-P_MS = option_slot(OPTIONS, "ms")
+# the places of the options in the parameter vector (agents/debertz/pimc_options.py): this
+# game's own here, ``P_SAMPLES``, ``P_NODES`` and ``P_MS`` (alike in every game) imported
 P_MAXN = option_slot(OPTIONS, "maxn")
 P_ROLLOUTS = option_slot(OPTIONS, "rollouts")
 P_OPPONENT_SAMPLES = option_slot(OPTIONS, "opponent_samples")
@@ -171,7 +166,7 @@ def rollout_count(params):
     """Deals drawn for a bidding or swap decision: ``rollouts``, else ``samples``."""
     if params[P_ROLLOUTS] > 0:
         return int(params[P_ROLLOUTS])
-    return max(1, int(params[P_SAMPLES]))
+    return sample_count(params)
 
 
 @njit(cache=True, inline="always")
@@ -182,7 +177,7 @@ def solve_count(st, R, me, params):
     if (params[P_OPPONENT_SAMPLES] > 0 and st[L.BIDDER] >= 0
             and side_of(me, teams) != side_of(st[L.BIDDER], teams)):
         return int(params[P_OPPONENT_SAMPLES])
-    return max(1, int(params[P_SAMPLES]))
+    return sample_count(params)
 
 
 @njit(cache=True, inline="always")

@@ -58,6 +58,7 @@ import numpy as np
 from numba import njit
 
 from agents.ismcts_nb import rollout_action
+from agents.listed_rows_nb import next_listed
 from agents.neural.forward_nb import (Network, Scratch, contract_in_play, greedy_legal,
                                       over_prior, scratch)
 from agents.pimc_nb import (
@@ -79,7 +80,7 @@ from agents.pimc_nb import (
 from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import apply_action, deal_over, legal, observe, turn
 from cardsim.jit import WITH_REFCOUNT
-from cardsim.parallel_nb import next_block, row_block, run_workers
+from cardsim.parallel_nb import run_workers
 from cardsim.sample_nb import sample_deal, sample_prepare
 from cardsim.solve_nb import solve_root
 
@@ -225,14 +226,14 @@ def network_options(game, R, base, bits, me, play, weight, rng, i, work):
 @njit(cache=True, nogil=True, **WITH_REFCOUNT)
 def label_rows_worker(game, states, R, rows, rng, labels, how, network, counter):
     """A worker of ``solver_labels`` (cardsim.parallel_nb): takes blocks of the listed rows from
-    ``counter`` until none is left and writes each row's labels (rows with fewer than two legal
-    actions, or none to label, are left NaN). ``network.widths`` empty: no network
-    play-outs; else the network plays out the game's ``network_plays_out`` decisions, or
-    with ``how.every`` each decision not solved. Where ``how.drawn[c + 1, k + 1]`` for the
-    contract ``c`` in play and the decision's ``drawn_phase`` ``k``, it gets
-    ``how.drawn_rollouts`` heuristic play-outs of drawn deals instead."""
+    ``counter`` (``next_listed``) until none is left and writes each row's labels (rows with
+    fewer than two legal actions, or none to label, are left NaN). ``network.widths`` empty:
+    no network play-outs; else the network plays out the game's ``network_plays_out``
+    decisions, or with ``how.every`` each decision not solved. Where
+    ``how.drawn[c + 1, k + 1]`` for the contract ``c`` in play and the decision's
+    ``drawn_phase`` ``k``, it gets ``how.drawn_rollouts`` heuristic play-outs of drawn deals
+    instead."""
     params, samples, rollouts = how.params, how.samples, how.rollouts
-    n_blocks = label_blocks(rows.shape[0])
     by_network = network.widths.shape[0] > 0
     widths = network.widths
     if not by_network:
@@ -243,9 +244,8 @@ def label_rows_worker(game, states, R, rows, rng, labels, how, network, counter)
                      np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.float64),
                      new_playout_rows(game))
     total = work.total
-    b = next_block(counter)
-    while b < n_blocks:
-        lo, hi = row_block(b, rows.shape[0], n_blocks)
+    lo, hi = next_listed(counter, rows.shape[0])
+    while lo >= 0:
         for j in range(lo, hi):
             g = rows[j]
             st = states[g]
@@ -275,13 +275,7 @@ def label_rows_worker(game, states, R, rows, rng, labels, how, network, counter)
                 c = lowest_bit(m)
                 m &= m - 1
                 labels[g, base + c] = total[c] * how.scale / n
-        b = next_block(counter)
-
-
-@njit(cache=True, inline="always")
-def label_blocks(n_rows):
-    """The blocks ``solver_labels`` cuts ``n_rows`` rows into: a row each, 256 at most."""
-    return max(1, min(n_rows, 4 * 64))
+        lo, hi = next_listed(counter, rows.shape[0])
 
 
 def solver_labels(tag, states, R, rows, params, samples, scale, rng, num_actions,
