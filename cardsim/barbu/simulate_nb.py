@@ -36,7 +36,7 @@ from cardsim.barbu.engine_nb import (
     trick_points,
 )
 from cardsim.bits_nb import nth_bit, popcount
-from cardsim.hands_nb import hand_of, played
+from cardsim.hands_nb import hand_of, hands_at, played, store_hands
 from cardsim.jit import NO_REFCOUNT, ix
 
 POLICY_KEY = stream_keys.POLICY
@@ -96,13 +96,10 @@ def play_tricks(st, R, state, ahead):
     the generator one draw ahead as in ``play_random_deal``: returns (new state, its next
     output, cards played). The same draws and the same final row as stepping card by card
     (``legal_cards`` and ``play_trick_card`` of the engine, whose rules it calls), with the
-    hands held in locals for the length of the deal (tests/barbu/test_barbu_tricks.py)."""
+    hands held in locals for the length of the deal (tests/barbu/test_barbu_random_play.py)."""
     c = st[L.CONTRACT]
     trump = st[L.TRUMP]
-    h0 = st[L.HANDS]
-    h1 = st[L.HANDS + 1]
-    h2 = st[L.HANDS + 2]
-    h3 = st[L.HANDS + 3]
+    h0, h1, h2, h3 = hands_at(st, L.HANDS)
     gone = st[L.PLAYED]
     n_plays = st[L.N_PLAYS]
     leader = st[L.LEADER]
@@ -142,10 +139,7 @@ def play_tricks(st, R, state, ahead):
         leader = winner
         if trick_ends_deal(c, n, gone, tmask):
             break
-    st[L.HANDS] = h0
-    st[L.HANDS + 1] = h1
-    st[L.HANDS + 2] = h2
-    st[L.HANDS + 3] = h3
+    store_hands(st, L.HANDS, h0, h1, h2, h3)
     st[L.PLAYED] = gone
     st[L.N_PLAYS] = n_plays
     st[L.TRICK_NO] = n

@@ -453,12 +453,7 @@ def play_card(st, R, card):
     w = st[L.TRICK_TOP]
     take_trick(st, w, st[L.TRICK_POINTS], st[L.TRICK_NO])
     st[L.TRICK_NO] += 1
-    st[L.TRICK_LEN] = 0
-    st[L.TRICK_TOP] = -1
-    st[L.TRICK_BEST] = -1
-    st[L.TRICK_POINTS] = 0
-    st[L.LEADER] = w
-    st[L.TURN] = w
+    start_trick(st, w)
     if st[L.TRICK_NO] == tricks_per_round(n):
         score_round(st, R, w)
     elif R[L.R_END_POINTS]:
@@ -487,6 +482,17 @@ def announces_bella(seat, card, trump, bella_seat, hand_after, any_card):
     other = 1 << (trump * 8 + (11 - r))  # the other of K, Q when r is one of them
     return ((seat == bella_seat) & ((card >> 3) == trump) & ((r == 5) | (r == 6))
             & ((any_card != 0) | ((hand_after & other) == 0)))
+
+
+@njit(cache=True, inline="always")
+def start_trick(st, leader):
+    """An empty trick, led by ``leader``."""
+    st[L.TRICK_LEN] = 0
+    st[L.TRICK_TOP] = -1
+    st[L.TRICK_BEST] = -1
+    st[L.TRICK_POINTS] = 0
+    st[L.LEADER] = leader
+    st[L.TURN] = leader
 
 
 @njit(cache=True, inline="always")

@@ -16,6 +16,7 @@ from cardsim.debertz.engine_nb import (
     legal_mask,
     score_round,
     seat_after,
+    start_trick,
     step,
     take_trick,
     tricks_per_round,
@@ -23,7 +24,7 @@ from cardsim.debertz.engine_nb import (
 )
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.debertz.tables import CARD_POINTS, CARD_STRENGTH
-from cardsim.hands_nb import hand_of, played
+from cardsim.hands_nb import hand_of, hands_at, played, store_hands
 from cardsim.jit import NO_REFCOUNT, ix
 
 POLICY_KEY = stream_keys.POLICY
@@ -96,10 +97,7 @@ def play_tricks(st, R, state):
     overtrump_on_ruff = R[L.R_OVERTRUMP_ON_RUFF]
     bella_seat = st[L.BELLA_SEAT]
     any_card = R[L.R_BELLA_ANY_CARD]
-    h0 = st[L.HANDS]
-    h1 = st[L.HANDS + 1]
-    h2 = st[L.HANDS + 2]
-    h3 = st[L.HANDS + 3]
+    h0, h1, h2, h3 = hands_at(st, L.HANDS)
     gone = st[L.PLAYED]
     bella = st[L.BELLA_SHOWN]
     n_plays = st[L.N_PLAYS]
@@ -142,20 +140,12 @@ def play_tricks(st, R, state):
         leader = top
         if trick_no == last:
             break
-    st[L.HANDS] = h0
-    st[L.HANDS + 1] = h1
-    st[L.HANDS + 2] = h2
-    st[L.HANDS + 3] = h3
+    store_hands(st, L.HANDS, h0, h1, h2, h3)
     st[L.PLAYED] = gone
     st[L.BELLA_SHOWN] = bella
     st[L.N_PLAYS] = n_plays
     st[L.TRICK_NO] = trick_no
-    st[L.TRICK_LEN] = 0
-    st[L.TRICK_TOP] = -1
-    st[L.TRICK_BEST] = -1
-    st[L.TRICK_POINTS] = 0
-    st[L.LEADER] = leader
-    st[L.TURN] = leader
+    start_trick(st, leader)
     score_round(st, R, leader)
     return state, cards
 
