@@ -132,7 +132,9 @@ def face(module: str):
 
     def declare(fn):
         params = list(inspect.signature(fn).parameters)[1:]  # all but the game
-        return game_piece(module, fn.__name__, ", ".join(params), fn.__doc__)
+        piece = game_piece(module, fn.__name__, ", ".join(params), fn.__doc__)
+        piece.__module__, piece.__qualname__ = fn.__module__, fn.__qualname__  # where declared
+        return piece
 
     return declare
 
