@@ -11,7 +11,8 @@ where the game keeps killers (the lead that cut off a sibling search at the same
 game's move order and equal-card merging, its cut-offs (bounds on what is still to come) and
 node budgets (once spent, a trick boundary is valued by the game's static count).
 
-The game's pieces, all on its position row ``pos``:
+The game's pieces, all on its position row ``pos`` (those that read only the fields every
+game's row keeps at the same place are written once, in ``cardsim.solve_row_nb``):
 
 - ``count_node(pos)``: one more node searched; ``trick_len(pos)``: cards in the current trick;
 - ``settle_boundary(pos, alpha, beta)``: at a trick boundary, before the table is asked:

@@ -45,12 +45,16 @@ from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.maxn_nb import F_SAVED, F_SLOT, open_frame, probe_scores
 from cardsim.solve_nb import solve_root as solve_cards
+from cardsim.solve_row_nb import P_BUDGET, P_GEN, P_NODES, P_TRICK_LEN
+# this game's pieces of the search that read only the fields every game's row shares
+from cardsim.solve_row_nb import count_node, generation, restore_budget, trick_len  # noqa: F401
 from cardsim.transposition_nb import INF, new_table
 
-# the solver's position row
+# the solver's position row; P_TRICK_LEN (8), P_NODES (25), P_BUDGET (26) and P_GEN (27) stand
+# where every game's row has them (cardsim.solve_row_nb): here the nodes and the budget are
+# those of the root card being valued
 P_HANDS = 0          # [4] cards held
 P_WEIGHT = 4         # [4] weight of each seat's contract score in the value (module doc)
-P_TRICK_LEN = 8
 P_LEADER = 9
 P_TOP = 10           # seat winning the trick so far, -1 before
 P_BEST = 11          # its card, -1 before
@@ -63,19 +67,18 @@ P_KING_DISCARD = 17  # No King: king_must_discard
 P_MUST_RUFF = 18     # Trumps: trumps_must_ruff
 P_OVERTRUMP = 19     # Trumps: trumps_must_overtrump
 P_SEAT = 20          # the seat the values are for
-P_NODES = 21         # nodes searched for the root card being valued
-P_BUDGET = 22        # node budget of each root card's search (0: none)
-P_GEN = 23           # generation of this solve's transposition table entries
-P_WEIGHT_MIN = 24    # the smallest of the four weights
-P_WEIGHT_MAX = 25    # the largest
-P_TRICKS = 26        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
+P_UNUSED = 21        # [4] (free: moving the fields below up into them measured a tenth slower
+                     # in max-n solves)
+P_WEIGHT_MIN = 28    # the smallest of the four weights
+P_WEIGHT_MAX = 29    # the largest
+P_TRICKS = 30        # [4 * 14] cards of each trick by tricks left: a completed trick's cards
                      # stay in place while deeper tricks are searched
-P_TOTAL_NODES = 82   # nodes searched for every root card
-P_MAXN = 83          # 1: the others each play for their own deal score (max-n), 0: paranoid
-P_UTILITY = 84       # [4 * 4] row p: the weight of each seat's contract score in p's deal score
-P_UTILITY_MIN = 100  # [4] the smallest weight of each row
-P_UTILITY_MAX = 104  # [4] the largest
-POSITION_WIDTH = 108
+P_TOTAL_NODES = 86   # nodes searched for every root card
+P_MAXN = 87          # 1: the others each play for their own deal score (max-n), 0: paranoid
+P_UTILITY = 88       # [4 * 4] row p: the weight of each seat's contract score in p's deal score
+P_UTILITY_MIN = 104  # [4] the smallest weight of each row
+P_UTILITY_MAX = 108  # [4] the largest
+POSITION_WIDTH = 112
 
 BARBU = GameTag("barbu")  # picks this module's pieces in cardsim.maxn_nb.search_maxn
 TT_BITS = 18         # default table: 2**18 entries (10 MB)
@@ -314,31 +317,13 @@ def last_trick(pos):
     return pos[P_WEIGHT + top] * trick_points(pos[P_CONTRACT], tmask, 1)
 
 
-# --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
+# --- this game's pieces of the search written once for both games (cardsim.solve_nb), besides
+# those of every game's row (count_node, trick_len, generation, restore_budget: solve_row_nb)
 @njit(cache=True, inline="always")
 def position_width():
     """Length of this game's position row (``POSITION_WIDTH``), what a caller allocates for
     ``pos``."""
     return POSITION_WIDTH
-
-
-@njit(cache=True, inline="always")
-def count_node(pos):
-    """One more node searched for the root card being valued (checked against the budget)."""
-    pos[P_NODES] += 1
-
-
-@njit(cache=True, inline="always")
-def trick_len(pos):
-    """Number of cards already in the current trick (0 at a trick boundary)."""
-    return pos[P_TRICK_LEN]
-
-
-@njit(cache=True, inline="always")
-def generation(pos):
-    """The transposition table generation of this solve: entries of earlier solves do not match
-    it."""
-    return pos[P_GEN]
 
 
 @njit(cache=True, inline="always")
@@ -606,13 +591,6 @@ def solves_maxn(pos):
 def share_budget(pos, cards):
     """The budget is each root card's own."""
     return pos[P_BUDGET]
-
-
-@njit(cache=True, inline="always")
-def restore_budget(pos, budget):
-    """Put back the node budget that ``share_budget`` returned, after the root cards are
-    searched."""
-    pos[P_BUDGET] = budget
 
 
 @njit(cache=True, inline="always")

@@ -48,13 +48,16 @@ from cardsim.game_nb import GameTag
 from cardsim.jit import WITH_REFCOUNT, ix
 from cardsim.maxn_nb import F_POINTS, F_SAVED, F_SLOT, F_WINNER, open_frame, probe_scores
 from cardsim.solve_nb import solve_root as solve_cards
+from cardsim.solve_row_nb import P_BUDGET, P_GEN, P_NODES, P_TRICK_LEN
+# this game's pieces of the search that read only the fields every game's row shares
+from cardsim.solve_row_nb import count_node, generation, restore_budget, trick_len  # noqa: F401
 from cardsim.transposition_nb import INF
 from cardsim.transposition_nb import new_table as shared_table
 
-# the solver's position row
+# the solver's position row; P_TRICK_LEN (8), P_NODES (25), P_BUDGET (26) and P_GEN (27)
+# stand where every game's row has them (cardsim.solve_row_nb)
 P_HANDS = 0        # [4] cards held
 P_UNUSED = 4       # [4] (free)
-P_TRICK_LEN = 8
 P_LEADER = 9
 P_TOP = 10         # seat winning the trick so far
 P_BEST = 11        # strength of its card (engine card_rank_value: trumps 16+), -1 before
@@ -68,9 +71,6 @@ P_EXEMPTION = 18   # partner exemption in force (D8.5)
 P_OVERTRUMP = 19   # overtrump_on_ruff (D8.4)
 P_SIDE = 20        # the side the values are for
 P_BONUS = 21       # [4] per side: sequences + bella it scores with its first trick
-P_NODES = 25       # nodes searched
-P_BUDGET = 26      # node budget (0: none)
-P_GEN = 27         # generation of this solve's transposition table entries
 P_TRICKS = 28     # [4 * 10] cards of each trick by tricks left: a completed trick's cards stay
                   # in place while deeper tricks are searched
 P_MAXN = 68        # 0: paranoid; max-n, every side playing for its own: 1 round points,
@@ -280,31 +280,13 @@ def table_key(pos):
     return held_cards(pos) | (pos[P_LEADER] << 32) | (pos[P_HAS_TRICK] << 34)
 
 
-# --- this game's pieces of the search written once for both games (cardsim.solve_nb) -------
+# --- this game's pieces of the search written once for both games (cardsim.solve_nb), besides
+# those of every game's row (count_node, trick_len, generation, restore_budget: solve_row_nb)
 @njit(cache=True, inline="always")
 def position_width():
     """Length of this game's position row (``POSITION_WIDTH``), what a caller allocates for
     ``pos``."""
     return POSITION_WIDTH
-
-
-@njit(cache=True, inline="always")
-def count_node(pos):
-    """One more node searched (checked against the budget)."""
-    pos[P_NODES] += 1
-
-
-@njit(cache=True, inline="always")
-def trick_len(pos):
-    """Number of cards already in the current trick (0 at a trick boundary)."""
-    return pos[P_TRICK_LEN]
-
-
-@njit(cache=True, inline="always")
-def generation(pos):
-    """The transposition table generation of this solve: entries of earlier solves do not match
-    it."""
-    return pos[P_GEN]
 
 
 @njit(cache=True, inline="always")
@@ -683,13 +665,6 @@ def share_budget(pos, cards):
     if budget > 0:
         pos[P_BUDGET] = max(1, budget // cards)
     return budget
-
-
-@njit(cache=True, inline="always")
-def restore_budget(pos, budget):
-    """Put back the node budget that ``share_budget`` returned, after the root cards are
-    searched."""
-    pos[P_BUDGET] = budget
 
 
 @njit(cache=True, inline="always")

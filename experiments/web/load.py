@@ -208,14 +208,19 @@ async def _run(url: str, args) -> tuple[Tally, float]:
     return tally, elapsed
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port of this machine that nothing listens on now (the system picks it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _start_server(directory: Path):
-    port = _free_port()
+def start_server(directory: Path, port: int | None = None):
+    """``cardsim serve`` on ``port`` (a free one by default) with its runs and its game store
+    in ``directory``, once it answers: ``(process, url)``. Raises ``LoadError`` when the
+    server exits first or does not answer within 5 minutes. The same ``directory`` and
+    ``port`` start it again after a kill, with the games it stored."""
+    port = free_port() if port is None else port
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "serve", "--port",
                              str(port), "--runs", str(directory / "runs"), "--store",
@@ -280,7 +285,7 @@ def restart_figures(proc, directory: Path, tally: Tally) -> tuple[object, dict]:
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
     start = time.monotonic()
-    proc, url = _start_server(directory)
+    proc, url = start_server(directory)
     answered = time.monotonic() - start
     same, times = 0, []
     going = {g: v for g, v in tally.games.items() if not v[1]["game_over"]}
@@ -408,7 +413,7 @@ def main(args) -> int:
             if url is None:
                 print("starting a server and warming it up (compiles what the cache lacks)"
                       "...", file=sys.stderr, flush=True)
-                proc, url = _start_server(Path(tmp))
+                proc, url = start_server(Path(tmp))
                 _warm_up(url, args)
             url = url.rstrip("/")
             tally, elapsed = asyncio.run(_run(url, args))

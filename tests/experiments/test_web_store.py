@@ -5,19 +5,14 @@ again from it (experiments.web.sessions), capacity and idle games, and a server 
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from experiments.web.load import free_port, start_server
 from experiments.web.store import NEXT_DEAL, GameGone, GameStore, TableFull
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Clock:
@@ -211,12 +206,6 @@ def test_finished_games_are_listed_and_replayed(tmp_path):
 
 
 # --- a server process killed with -9 ------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def call(url, method="GET", body=None, token=None):
     req = urllib.request.Request(url, method=method,
                                  data=None if body is None else json.dumps(body).encode())
@@ -227,27 +216,9 @@ def call(url, method="GET", body=None, token=None):
         return json.loads(r.read())
 
 
-def serve(tmp_path, port):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "serve", "--port",
-                             str(port), "--runs", str(tmp_path / "runs"), "--store",
-                             str(tmp_path / "games.sqlite3")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(url + "/api/stats", timeout=2)
-            return proc, url
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stdout.read().decode())
-            time.sleep(0.2)
-    raise RuntimeError("the server did not start")
-
-
 def test_a_server_killed_with_sigkill_restarts_with_every_game(tmp_path):
     port = free_port()
-    proc, url = serve(tmp_path, port)
+    proc, url = start_server(tmp_path, port)
     games = []
     try:
         for k, body in enumerate([{"game": "barbu", "agents": ["heuristic"], "seed": 4},
@@ -266,7 +237,7 @@ def test_a_server_killed_with_sigkill_restarts_with_every_game(tmp_path):
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
-    proc, url = serve(tmp_path, port)
+    proc, url = start_server(tmp_path, port)
     try:
         for gid, token, before in games:
             assert call(f"{url}/api/games/{gid}", token=token) == before

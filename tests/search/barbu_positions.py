@@ -15,17 +15,10 @@ def replays_on(st, R, hands):
     when the deal's hands at the start of play were ``hands`` (4 masks), and the play ends
     with the same cards in hand as ``hands`` less what was played."""
     row = st.copy()
-    for s in range(4):
-        row[L.HANDS + s] = hands[s]
-        row[L.TRICK + s] = 0
-        row[L.TRICKS_WON + s] = 0
-        row[L.ROW_LO + s] = -1
-        row[L.ROW_HI + s] = -1
-        row[L.OUT_ORDER + s] = -1
-        row[L.CONTRACT_SCORES + s] = 0
-    row[L.TRICK_WINNERS:L.TRICK_WINNERS + 13] = -1
-    for f in (L.PLAYED, L.TRICK_LEN, L.TRICK_NO, L.PLAYABLE, L.N_PLAYS, L.N_OUT):
-        row[f] = 0
+    row[L.DEALT:L.DEALT + 4] = hands[:4]
+    E.begin_deal(row, R)  # the deal as it stood before its contract, dealt ``hands``
+    for f in (L.CONTRACT, L.TRUMP, L.START_RANK):  # the contract chosen (doubles play no part)
+        row[f] = st[f]
     E.start_play(row, R)
     for p in range(st[L.N_PLAYS]):
         seat, action = divmod(int(st[L.PLAYS + p]), 1 << L.PLAY_SEAT_SHIFT)
