@@ -42,10 +42,12 @@ from cardsim.bits_nb import lowest_bit, popcount
 from cardsim.game_nb import game_piece
 from cardsim.jit import NO_REFCOUNT, WITH_REFCOUNT
 from cardsim.maxn_nb import FRAME_WIDTH, MAX_DEPTH, search_maxn
+from cardsim.solve_row_nb import P_BUDGET
 from cardsim.transposition_nb import (INF, TT_LOWER, TT_MOVE, TT_UPPER, new_generation,
                                       tt_matches, tt_save, tt_slot)
 
 PIECES = "cardsim.{game}.solve_nb"
+FIRST_STEP = 2  # an exact solve's first step out from a one-sided bound (then doubled)
 
 
 @njit(cache=True, inline="always")
@@ -164,15 +166,20 @@ def exact_value(game, pos, tt, guess):
     (each zero-window test would meet the budget's static values anew), and after
     ``zero_window_tests`` tests (a game's optional piece; -1, the default: no limit) one
     search in the window between the bounds found ends it (fail-soft bounds often creep
-    towards the value from one side, a test at a time). (One call site of
+    towards the value from one side, a test at a time). While only one bound is known, an
+    exact solve's tests step out from it by 2, 4, 8, ... (a value far from the guess took
+    dozens of tests a point or two apart; a budgeted solve keeps its tests, as its values
+    depend on the nodes they search). (One call site of
     ``search``: numba's cache cannot link a recursive function called from two places of one
     caller.)"""
     wide = wide_with_budget(game, pos)
     limit = zero_window_tests(game, pos)
+    exact = pos[P_BUDGET] == 0
     lo = -INF
     hi = INF
     g = guess
     tests = 0
+    step = FIRST_STEP
     while lo < hi:
         if wide:
             alpha = -INF
@@ -181,6 +188,11 @@ def exact_value(game, pos, tt, guess):
             alpha = lo - 1
             beta = hi + 1
             wide = True
+        elif exact and tests > 0 and hi - lo > 1 << 18:
+            # one side still open: the next test a growing step beyond the bound found
+            beta = lo + step if hi == INF else hi - step + 1
+            alpha = beta - 1
+            step *= 2
         elif tests < 3 or hi - lo > 1 << 18:
             beta = g + 1 if g == lo else g
             alpha = beta - 1
