@@ -554,6 +554,13 @@ def undo_from_frame(pos, seat, card, frames, d):
 
 
 @njit(cache=True, inline="always")
+def pairs_sum_below_zero(pos):
+    """No shallow pruning (cardsim.maxn_nb): a seat's value weighs the contract scores by
+    its doubles, and two seats' values need not add up to zero or less."""
+    return False
+
+
+@njit(cache=True, inline="always")
 def seat_utility(pos, seat, scores, d):
     """``seat``'s deal score from the contract scores ``scores[d]``, what max-n has each seat
     maximise (``utility``)."""

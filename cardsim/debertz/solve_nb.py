@@ -618,6 +618,15 @@ def undo_from_frame(pos, seat, card, frames, d):
 
 
 @njit(cache=True, inline="always")
+def pairs_sum_below_zero(pos):
+    """Shallow pruning is sound (cardsim.maxn_nb) in an exact solve on round points: every
+    side is one seat (max-n has no teams), its value is its points less all the others', so
+    any two sides' values add up to minus twice the rest's points. (On recorded scores they
+    do not; a budgeted solve's values depend on the nodes it searches.)"""
+    return pos[P_MAXN] == MAXN_POINTS and pos[P_BUDGET] == 0
+
+
+@njit(cache=True, inline="always")
 def seat_utility(pos, seat, scores, d):
     """The value that ``seat``'s side plays for under max-n, from the sides' points ``scores[d]``
     (``utility``)."""
