@@ -59,7 +59,7 @@ SEARCH_PARTS = {
                  "undo_card", "wide_with_budget", "start_solve", "solves_maxn",
                  "share_budget", "restore_budget", "begin_card", "end_card", "play_scored",
                  "maxn_root_value", "unplay_scored", "value_merged", "open_node",
-                 "undo_from_frame", "seat_utility"),
+                 "undo_from_frame", "seat_utility", "pairs_sum_below_zero"),
 }
 
 _REGISTRY: dict[str, str] = {}   # game name -> its package
