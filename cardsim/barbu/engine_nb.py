@@ -256,38 +256,44 @@ def double_is_forced(st, speaker, target):
 
 
 @njit(cache=True, inline="always")
-def seek_doubling(st, R):
-    """From the current (round, speaker, target) position on, stop at the first pair with a
-    choice, or start the play when there is none left."""
-    rnd = st[L.DBL_ROUND]
-    p = st[L.DBL_SPEAKER]
-    t = st[L.DBL_TARGET]
+def next_question(st, R, rnd, p, t):
+    """B6: the first (round, speaker position, target position) from ``(rnd, p, t)`` on whose
+    pair gives the speaker a choice; round 3 when none is left. The order in which pairs are
+    asked, for the engine's step and the random-play loop (simulate_nb) alike."""
     decl = st[L.DECLARER]
     while rnd <= 2:
         while p < 4:
             speaker = (decl + 1 + p) & 3
             while t < 3:
-                target = (speaker + 1 + t) & 3
-                if has_choice(st, R, rnd, speaker, target):
-                    st[L.DBL_ROUND] = rnd
-                    st[L.DBL_SPEAKER] = p
-                    st[L.DBL_TARGET] = t
-                    st[L.TURN] = speaker
-                    st[L.PHASE] = L.PH_DOUBLE
-                    return
+                if has_choice(st, R, rnd, speaker, (speaker + 1 + t) & 3):
+                    return rnd, p, t
                 t += 1
             t = 0
             p += 1
         p = 0
         rnd += 1
-    start_play(st, R)
+    return rnd, p, t
 
 
 @njit(cache=True, inline="always")
-def double_choice(st, R, action):
-    """The speaker's answer about the current target (B6)."""
-    speaker = dbl_speaker_seat(st)
-    target = dbl_target_seat(st)
+def seek_doubling(st, R):
+    """From the current (round, speaker, target) position on, stop at the first pair with a
+    choice, or start the play when there is none left."""
+    rnd, p, t = next_question(st, R, st[L.DBL_ROUND], st[L.DBL_SPEAKER], st[L.DBL_TARGET])
+    if rnd > 2:
+        start_play(st, R)
+        return
+    st[L.DBL_ROUND] = rnd
+    st[L.DBL_SPEAKER] = p
+    st[L.DBL_TARGET] = t
+    st[L.TURN] = (st[L.DECLARER] + 1 + p) & 3
+    st[L.PHASE] = L.PH_DOUBLE
+
+
+@njit(cache=True, inline="always")
+def answer_double(st, speaker, target, action):
+    """What the speaker's answer about ``target`` changes: the pair's bet, the doubles log and
+    the doubles still owed to the declarer (B6)."""
     if action == A.DOUBLE:
         st[ix(L.BETS + 4 * speaker + target)] = 1
         st[ix(L.DOUBLES + st[L.N_DOUBLES])] = speaker * 16 + target * 4 + L.DOUBLE_KIND_DOUBLE
@@ -298,8 +304,26 @@ def double_choice(st, R, action):
         st[ix(L.BETS + 4 * target + speaker)] = 2
         st[ix(L.DOUBLES + st[L.N_DOUBLES])] = speaker * 16 + target * 4 + L.DOUBLE_KIND_REDOUBLE
         st[L.N_DOUBLES] += 1
+
+
+@njit(cache=True, inline="always")
+def double_choice(st, R, action):
+    """The speaker's answer about the current target (B6)."""
+    answer_double(st, dbl_speaker_seat(st), dbl_target_seat(st), action)
     st[L.DBL_TARGET] += 1
     seek_doubling(st, R)
+
+
+@njit(cache=True, inline="always")
+def double_choices(st, speaker, target):
+    """The speaker's legal answers about ``target`` in the current doubling round, as
+    ``(base, bits)``: no double or redouble towards a seat that doubled the speaker, double
+    only when B6.3 forces it, else no double or double."""
+    if st[ix(L.BETS + 4 * target + speaker)] == 1:
+        return A.NO_DOUBLE, 0b101  # no double / redouble
+    if double_is_forced(st, speaker, target):
+        return A.NO_DOUBLE, 0b010  # B6.3: double only
+    return A.NO_DOUBLE, 0b011  # no double / double
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,19 +381,10 @@ def legal_mask(st, R):
     ph = st[L.PHASE]
     if ph == L.PH_PLAY:
         if st[L.CONTRACT] == A.DOMINO:
-            m = st[ix(L.HANDS + st[L.TURN])] & st[L.PLAYABLE]
-            if m != 0:
-                return 0, m
-            return 0, 1 << A.PASS  # B5, B8: pass only when no card is playable
+            return domino_choices(st[ix(L.HANDS + st[L.TURN])], st[L.PLAYABLE])
         return 0, legal_cards(st, R)
     if ph == L.PH_DOUBLE:
-        speaker = dbl_speaker_seat(st)
-        target = dbl_target_seat(st)
-        if st[ix(L.BETS + 4 * target + speaker)] == 1:
-            return A.NO_DOUBLE, 0b101  # no double / redouble
-        if double_is_forced(st, speaker, target):
-            return A.NO_DOUBLE, 0b010  # B6.3: double only
-        return A.NO_DOUBLE, 0b011  # no double / double
+        return double_choices(st, dbl_speaker_seat(st), dbl_target_seat(st))
     if ph == L.PH_CONTRACT:
         return A.CONTRACT, st[ix(L.CONTRACTS_LEFT + st[L.DECLARER])]
     if ph == L.PH_TRUMP:
@@ -536,36 +551,72 @@ def play_domino(st, R, action):
         bit = 1 << action
         st[ix(L.HANDS + seat)] &= ~bit
         st[L.PLAYED] |= bit
-        s = action // 13
-        r = action % 13
-        lo = st[ix(L.ROW_LO + s)]
-        hi = st[ix(L.ROW_HI + s)]
-        opened = lo >= 0  # else the starting-rank card opens the row (selects, not branches)
-        lo = min(lo, r) if opened else r
-        hi = max(hi, r) if opened else r
-        st[ix(L.ROW_LO + s)] = lo
-        st[ix(L.ROW_HI + s)] = hi
-        below = (1 << (13 * s + lo - 1)) if lo > 0 else 0
-        above = (1 << (13 * s + hi + 1)) if hi < 12 else 0
-        m = below | above
-        st[L.PLAYABLE] = (st[L.PLAYABLE] & ~(SUIT_BITS << (13 * s))) | m
-        if st[ix(L.HANDS + seat)] == 0:
-            n_out = st[L.N_OUT]
-            st[ix(L.OUT_ORDER + n_out)] = seat
-            st[L.N_OUT] = n_out + 1
-            if n_out + 1 == 3:  # B5: three out end the deal; the last one is appended
-                for x in range(4):
-                    if st[ix(L.HANDS + x)] != 0:
-                        st[L.OUT_ORDER + 3] = x
-                st[L.N_OUT] = 4
-                for j in range(4):
-                    st[ix(L.CONTRACT_SCORES + st[L.OUT_ORDER + j])] = DOMINO_POINTS[j]
-                finish_deal(st, R)
-                return
+        st[L.PLAYABLE] = lay_domino_card(st, st[L.PLAYABLE], action)
+        if st[ix(L.HANDS + seat)] == 0 and goes_out(st, seat):
+            end_domino(st, R)
+            return
+    out = 0
+    for x in range(4):
+        out |= (st[ix(L.HANDS + x)] == 0) << x
+    st[L.TURN] = next_domino_player(seat, out)
+
+
+@njit(cache=True, inline="always")
+def domino_choices(hand, playable):
+    """B5, B8: the legal set ``(base, bits)`` of a Domino player holding ``hand`` when the
+    cards ``playable`` may be laid: those it holds, or a pass when it holds none."""
+    m = hand & playable
+    return 0, m if m != 0 else 1 << A.PASS
+
+
+@njit(cache=True, inline="always")
+def lay_domino_card(st, playable, card):
+    """B5: ``card`` is laid in its suit's row (kept in ``st``); returns the cards playable
+    after it, from ``playable`` before it: the row's ends move out by one rank."""
+    s = card // 13
+    r = card - 13 * s
+    lo = st[ix(L.ROW_LO + s)]
+    hi = st[ix(L.ROW_HI + s)]
+    opened = lo >= 0  # else the starting-rank card opens the row (selects, not branches)
+    lo = min(lo, r) if opened else r
+    hi = max(hi, r) if opened else r
+    st[ix(L.ROW_LO + s)] = lo
+    st[ix(L.ROW_HI + s)] = hi
+    below = (1 << (13 * s + lo - 1)) if lo > 0 else 0
+    above = (1 << (13 * s + hi + 1)) if hi < 12 else 0
+    return (playable & ~(SUIT_BITS << (13 * s))) | below | above
+
+
+@njit(cache=True, inline="always")
+def goes_out(st, seat):
+    """B5: ``seat`` has laid its last card and joins the out order; returns whether three
+    players are out, which ends the deal."""
+    n_out = st[L.N_OUT]
+    st[ix(L.OUT_ORDER + n_out)] = seat
+    st[L.N_OUT] = n_out + 1
+    return n_out + 1 == 3
+
+
+@njit(cache=True, inline="always")
+def end_domino(st, R):
+    """B5: three are out: the one left (the seat whose hand in ``st`` is not empty) is
+    appended to the out order, the places score and the deal ends."""
+    for x in range(4):
+        if st[ix(L.HANDS + x)] != 0:
+            st[L.OUT_ORDER + 3] = x
+    st[L.N_OUT] = 4
+    for j in range(4):
+        st[ix(L.CONTRACT_SCORES + st[L.OUT_ORDER + j])] = DOMINO_POINTS[j]
+    finish_deal(st, R)
+
+
+@njit(cache=True, inline="always")
+def next_domino_player(seat, out):
+    """B5: the player after ``seat``, players who are out (``out``: a bit a seat) skipped."""
     nxt = (seat + 1) & 3
-    while st[ix(L.HANDS + nxt)] == 0:  # B5: players who are out are skipped
+    while (out >> nxt) & 1:
         nxt = (nxt + 1) & 3
-    st[L.TURN] = nxt
+    return nxt
 
 
 # ---------------------------------------------------------------------------------------------
@@ -576,12 +627,13 @@ def finish_deal(st, R):
     """B7: settlements of every doubled pair, deal scores, match totals; B2: the match ends
     after 28 deals and the highest totals share the win."""
     for i in range(4):
-        for j in range(i + 1, 4):
+        settlement = st[L.SETTLEMENTS + i]
+        for j in range(4):
+            # every pair is settled, unbet ones by 0: which pairs were bet is random, so a
+            # branch on it would be mispredicted
             mult = st[L.BETS + 4 * i + j] + st[L.BETS + 4 * j + i]  # 0, 1 or 2 (one bet a pair)
-            if mult != 0:
-                diff = (st[L.CONTRACT_SCORES + i] - st[L.CONTRACT_SCORES + j]) * mult
-                st[L.SETTLEMENTS + i] += diff
-                st[L.SETTLEMENTS + j] -= diff
+            settlement += (st[L.CONTRACT_SCORES + i] - st[L.CONTRACT_SCORES + j]) * mult
+        st[L.SETTLEMENTS + i] = settlement
     for s in range(4):
         ds = st[L.CONTRACT_SCORES + s] + st[L.SETTLEMENTS + s]
         st[L.DEAL_SCORES + s] = ds

@@ -24,13 +24,22 @@ from cardsim import rng_nb, stream_keys
 from cardsim.barbu import actions as A
 from cardsim.barbu import layout as L
 from cardsim.barbu.engine_nb import (
+    answer_double,
     beats,
     begin_deal,
     cards_allowed,
     deal_from_seed,
+    domino_choices,
+    double_choices,
+    end_domino,
     finish_deal,
     first_declarer_of,
+    goes_out,
+    lay_domino_card,
     legal_mask,
+    next_domino_player,
+    next_question,
+    start_play,
     step,
     trick_ends_deal,
     trick_points,
@@ -96,10 +105,10 @@ def play_tricks(st, R, state, ahead):
     the generator one draw ahead as in ``play_random_deal``: returns (new state, its next
     output, cards played). The same draws and the same final row as stepping card by card
     (``legal_cards`` and ``play_trick_card`` of the engine, whose rules it calls), with the
-    hands held in locals for the length of the deal (tests/barbu/test_barbu_random_play.py)."""
+    cards played held in locals for the length of the deal
+    (tests/barbu/test_barbu_random_play.py)."""
     c = st[L.CONTRACT]
     trump = st[L.TRUMP]
-    h0, h1, h2, h3 = hands_at(st, L.HANDS)
     gone = st[L.PLAYED]
     n_plays = st[L.N_PLAYS]
     leader = st[L.LEADER]
@@ -113,12 +122,15 @@ def play_tricks(st, R, state, ahead):
         winner = leader
         tmask = 0
         for k in range(4):
-            allowed = cards_allowed(hand_of(h0, h1, h2, h3, seat), R, c, trump, k, led, best_led)
+            # the row's hands are brought up to date at the end: a seat's hand is what it held
+            # less the cards played since (one load, where picking a hand out of four locals
+            # and taking the card out of it were a dozen instructions)
+            hand = st[ix(L.HANDS + seat)] & ~(gone | tmask)
+            allowed = cards_allowed(hand, R, c, trump, k, led, best_led)
             state, ahead, card = random_action_ahead(0, allowed, state, ahead)
             st[ix(L.PLAYS + n_plays)] = (seat << L.PLAY_SEAT_SHIFT) | card
             n_plays += 1
             st[ix(L.TRICK + k)] = card
-            h0, h1, h2, h3 = played(h0, h1, h2, h3, seat, card)
             tmask |= 1 << card
             if k == 0:
                 led = card // 13
@@ -139,7 +151,8 @@ def play_tricks(st, R, state, ahead):
         leader = winner
         if trick_ends_deal(c, n, gone, tmask):
             break
-    store_hands(st, L.HANDS, h0, h1, h2, h3)
+    for s in range(4):
+        st[L.HANDS + s] &= ~gone
     st[L.PLAYED] = gone
     st[L.N_PLAYS] = n_plays
     st[L.TRICK_NO] = n
@@ -150,6 +163,69 @@ def play_tricks(st, R, state, ahead):
     return state, ahead, cards
 
 
+@njit(cache=True, **NO_REFCOUNT)
+def play_domino_at_random(st, R, state, ahead):
+    """Random Domino cards and passes until the deal ends, with the generator one draw ahead
+    as in ``play_random_deal``: returns (new state, its next output, decisions taken). The
+    same draws and the same final row as stepping them (the engine's ``domino_choices``,
+    ``lay_domino_card``, ``goes_out``, ``end_domino`` and ``next_domino_player``), with the
+    hands and the playable cards held in locals (tests/barbu/test_barbu_random_play.py)."""
+    h0, h1, h2, h3 = hands_at(st, L.HANDS)
+    playable = st[L.PLAYABLE]
+    gone = st[L.PLAYED]
+    n_plays = st[L.N_PLAYS]
+    seat = st[L.TURN]
+    out = (h0 == 0) | ((h1 == 0) << 1) | ((h2 == 0) << 2) | ((h3 == 0) << 3)  # seats out
+    taken = 0
+    while True:
+        base, bits = domino_choices(hand_of(h0, h1, h2, h3, seat), playable)
+        state, ahead, action = random_action_ahead(base, bits, state, ahead)
+        st[ix(L.PLAYS + n_plays)] = (seat << L.PLAY_SEAT_SHIFT) | action
+        n_plays += 1
+        taken += 1
+        if action != A.PASS:
+            h0, h1, h2, h3 = played(h0, h1, h2, h3, seat, action)
+            gone |= 1 << action
+            playable = lay_domino_card(st, playable, action)
+            if hand_of(h0, h1, h2, h3, seat) == 0:
+                out |= 1 << seat
+                if goes_out(st, seat):
+                    break
+        seat = next_domino_player(seat, out)
+    store_hands(st, L.HANDS, h0, h1, h2, h3)
+    st[L.PLAYABLE] = playable
+    st[L.PLAYED] = gone
+    st[L.N_PLAYS] = n_plays
+    end_domino(st, R)
+    return state, ahead, taken
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def double_at_random(st, R, state, ahead):
+    """Random answers from the current doubling question to the start of the play, with the
+    generator one draw ahead as in ``play_random_deal``: returns (new state, its next output,
+    answers given). The same draws and the same final row as stepping answer by answer: the
+    questions come from the engine's ``next_question``, the legal answers from its
+    ``double_choices`` and their effect from its ``answer_double``, without the step's
+    dispatch on the phase (tests/barbu/test_barbu_random_play.py)."""
+    decl = st[L.DECLARER]
+    rnd, p, t = next_question(st, R, st[L.DBL_ROUND], st[L.DBL_SPEAKER], st[L.DBL_TARGET])
+    taken = 0
+    while rnd <= 2:
+        speaker = (decl + 1 + p) & 3
+        target = (speaker + 1 + t) & 3
+        st[L.DBL_ROUND] = rnd  # the question's position, as the step leaves it once answered
+        st[L.DBL_SPEAKER] = p
+        st[L.DBL_TARGET] = t + 1
+        base, bits = double_choices(st, speaker, target)
+        state, ahead, action = random_action_ahead(base, bits, state, ahead)
+        answer_double(st, speaker, target, action)
+        taken += 1
+        rnd, p, t = next_question(st, R, rnd, p, t + 1)
+    start_play(st, R)
+    return state, ahead, taken
+
+
 @njit(cache=True, inline="always")
 def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
@@ -157,13 +233,23 @@ def play_random_deal(st, R, state):
 
     The generator runs one draw ahead (``random_action_ahead``): whether a decision draws
     depends on its legal set, so otherwise the generator's hashing would wait for the legal
-    set on every decision. The tricks of a trick contract are played by ``play_tricks``."""
+    set on every decision. The doubling phase, the tricks of a trick contract and the Domino
+    have loops of their own; those of the doubling and the Domino are called, not inlined,
+    which keeps this loop's compilation (and that of every loop it is inlined into) short."""
     taken = 0
     ahead = rng_nb.peek_scalar(state)
     while st[L.PHASE] < L.PH_DEAL_END:
         if (st[L.PHASE] == L.PH_PLAY) & (st[L.CONTRACT] != A.DOMINO) & (st[L.TRICK_LEN] == 0):
             state, ahead, cards = play_tricks(st, R, state, ahead)
             taken += cards
+            continue
+        if (st[L.PHASE] == L.PH_PLAY) & (st[L.CONTRACT] == A.DOMINO):
+            state, ahead, decisions = play_domino_at_random(st, R, state, ahead)
+            taken += decisions
+            continue
+        if st[L.PHASE] == L.PH_DOUBLE:
+            state, ahead, answers = double_at_random(st, R, state, ahead)
+            taken += answers
             continue
         base, bits = legal_mask(st, R)
         state, ahead, action = random_action_ahead(base, bits, state, ahead)
@@ -205,12 +291,14 @@ def init_hand_item(st, R, seed, item):
         seat = (decl + o) & 3
         owed = R[L.R_DOUBLES_OWED]  # B6.3 (rules file: 2; convention doubles_owed)
         for k in range(j):
-            # B6.3: forced when the chances left equal the doubles owed (a forced double
-            # draws nothing); selects, not branches, as the coin flips are random
-            forced = owed >= L.DEALS_PER_DECLARER - k
-            flipped, r = rng_nb.below_scalar(h, 2)
-            h = h if forced else flipped
-            owed -= 1 if forced | ((r == 1) & (owed > 0)) else 0
+            if owed >= L.DEALS_PER_DECLARER - k:
+                # B6.3: forced when the chances left equal the doubles owed; a forced double
+                # draws nothing. A branch, as it is rare: the generator's next draw then need
+                # not wait for the flips before it
+                owed -= 1
+            else:
+                h, r = rng_nb.below_scalar(h, 2)
+                owed -= 1 if (r == 1) & (owed > 0) else 0
         st[L.OWED + seat] = owed
     deal_from_seed(st)
     begin_deal(st, R)
@@ -236,15 +324,14 @@ def record_deal_stats(st, stats, whole_matches):
     stats[S_ALL_DS + c] += tot_ds
     if tot_cs != A.CONTRACT_TOTALS[c] or tot_ds != tot_cs:  # B8
         stats[S_BAD] += 1
-    for i in range(4):
-        for j in range(4):
-            b = st[L.BETS + 4 * i + j]
-            if b == 1:
-                stats[S_PAIRS_DOUBLED] += 1
-                stats[S_PAIRS_BET + c] += 1
-            elif b == 2:
-                stats[S_PAIRS_REDOUBLED] += 1
-                stats[S_PAIRS_BET + c] += 1
+    doubled = redoubled = 0
+    for k in range(16):  # counted with selects: which pairs were bet is random
+        b = st[L.BETS + k]
+        doubled += b == 1
+        redoubled += b == 2
+    stats[S_PAIRS_DOUBLED] += doubled
+    stats[S_PAIRS_REDOUBLED] += redoubled
+    stats[S_PAIRS_BET + c] += doubled + redoubled
     if whole_matches and st[L.MATCH_OVER]:
         stats[S_MATCHES] += 1
         w = st[L.WINNERS]

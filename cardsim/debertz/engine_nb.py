@@ -5,6 +5,7 @@ so a batch loop, a search agent and the Python layer all run the same code. Kern
 check their input: ``cardsim.debertz.game`` validates actions before calling ``step``.
 """
 
+import numpy as np
 from numba import njit
 
 from cardsim import rng_nb, stream_keys
@@ -20,6 +21,7 @@ SEVENS = (1 << 0) | (1 << 8) | (1 << 16) | (1 << 24)  # the four sevens (rank 0 
 CARD_MASK_BITS = (1 << 32) - 1
 BELLA_RANKS = (1 << 5) | (1 << 6)  # Q and K
 GAME_STREAM_KEY = stream_keys.GAME  # game-level draws (first dealer)
+SWAP_CHOICES = (1 << A.SWAP) | (1 << A.KEEP)  # D5: the holder of the 7 of trump's choice
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,18 +225,43 @@ def next_deal(st, R):
 def legal_in_trick(hand, seat, led, trump, top, best, partner_exemption, overtrump_on_ruff):
     """Mask of the cards ``seat`` may play from ``hand`` into a started trick (D8): ``led`` is
     its suit, ``top`` the seat winning it so far with a card of strength ``best``
-    (tables.CARD_STRENGTH). Every case is worked out and the answer selected: the hand is
-    random, so branches on it would be mispredicted."""
+    (tables.CARD_STRENGTH). See ``legal_against``."""
+    higher = TRUMPS_BEATING[ix(best)] << (trump * 8)  # every trump while no trump is in the trick
+    partner_wins = partner_exemption & (((top ^ seat) & 1) == 0)
+    return legal_against(hand, led, trump, higher, partner_wins, overtrump_on_ruff)
+
+
+@njit(cache=True, inline="always")
+def legal_against(hand, led, trump, higher, partner_wins, overtrump_on_ruff):
+    """Mask of the cards that may be played from ``hand`` into a started trick (D8) led with
+    ``led``, in which the trumps ``higher`` (a card mask) would beat the best card so far and
+    ``partner_wins`` says that the player's partner holds it under the partner exemption.
+    Every case is worked out and the answer selected: the hand is random, so branches on it
+    would be mispredicted."""
     follow = hand & (0xFF << (led * 8))
     trumps = hand & (0xFF << (trump * 8))
-    higher = TRUMPS_BEATING[ix(best)] << (trump * 8)  # every trump while no trump is in the trick
     over_follow = follow & higher  # non-empty only on a trump lead: D8.3, overtrump if able
     when_following = over_follow if over_follow != 0 else follow  # D8.1
     over_ruff = trumps & higher & -overtrump_on_ruff  # D8.4
     when_ruffing = over_ruff if over_ruff != 0 else trumps  # D8.2
-    free = (trumps == 0) | (partner_exemption & (((top ^ seat) & 1) == 0))  # D8.6, D8.5
+    free = (trumps == 0) | partner_wins  # D8.6, D8.5
     when_void = hand if free else when_ruffing
     return when_following if follow != 0 else when_void
+
+
+def _trumps_beating_cards():
+    """Entry ``trump * 32 + card``: the trumps (a card mask) that beat ``card`` once it is in
+    a trick with trump suit ``trump``: those above it if it is a trump, else every trump. A
+    trick's ``higher`` trumps (``legal_against``) are those that beat each card in it."""
+    table = np.zeros(4 * 32, dtype=np.int64)
+    for trump in range(4):
+        for card in range(32):
+            beating = TRUMPS_BEATING[16 + TRUMP_STRENGTH[card & 7]]
+            table[trump * 32 + card] = int(beating if card >> 3 == trump else 0xFF) << (trump * 8)
+    return table
+
+
+TRUMPS_BEATING_CARD = _trumps_beating_cards()
 
 
 @njit(cache=True, inline="always")
@@ -252,6 +279,17 @@ def legal_cards(hand, seat, c0, c1, c2, n_in_trick, leader, trump, partner_exemp
 
 
 @njit(cache=True, inline="always")
+def bids_allowed(second_round, turnup_suit, dealer_speaks, obligatory):
+    """Mask of the bids the speaker may make (D4): play or pass in the first round; in the
+    second a suit other than the turn-up's, or pass."""
+    if not second_round:
+        return (1 << A.PASS) | (1 << A.PLAY)
+    suits = (0xF << A.NAME_SUIT) & ~(1 << (A.NAME_SUIT + turnup_suit))
+    # D4: with an obligation the dealer may not pass the second time round.
+    return suits if obligatory and dealer_speaks else suits | (1 << A.PASS)
+
+
+@njit(cache=True, inline="always")
 def legal_mask(st, R):
     """Mask of legal action ids for the seat to act (0 when nobody is to act)."""
     ph = st[L.PHASE]
@@ -262,20 +300,11 @@ def legal_mask(st, R):
         return legal_in_trick(hand, st[L.TURN], st[L.TRICK] >> 3, st[L.TRUMP], st[L.TRICK_TOP],
                               st[L.TRICK_BEST], R[L.R_TEAMS] and R[L.R_PARTNER_EXEMPTION],
                               R[L.R_OVERTRUMP_ON_RUFF])
-    if ph == L.PH_BID1:
-        return (1 << A.PASS) | (1 << A.PLAY)
-    if ph == L.PH_BID2:
-        turnup_suit = st[L.TURNUP] >> 3
-        m = 0
-        for s in range(4):
-            if s != turnup_suit:
-                m |= 1 << (A.NAME_SUIT + s)
-        # D4: with an obligation the dealer may not pass the second time round.
-        if not (R[L.R_OBLIGATORY] and st[L.TURN] == st[L.DEALER]):
-            m |= 1 << A.PASS
-        return m
+    if ph == L.PH_BID1 or ph == L.PH_BID2:
+        return bids_allowed(ph == L.PH_BID2, st[L.TURNUP] >> 3, st[L.TURN] == st[L.DEALER],
+                            R[L.R_OBLIGATORY])
     if ph == L.PH_SWAP:
-        return (1 << A.SWAP) | (1 << A.KEEP)
+        return SWAP_CHOICES
     return 0
 
 
@@ -291,14 +320,21 @@ def step(st, R, action):
     elif ph == L.PH_BID1 or ph == L.PH_BID2:
         bid(st, R, action)
     elif ph == L.PH_SWAP:
-        if action == A.SWAP:  # D5
-            seat = st[L.TURN]
-            seven = 1 << (st[L.TRUMP] * 8)
-            up = 1 << st[L.TURNUP]
-            st[L.HANDS + seat] = (st[L.HANDS + seat] & ~seven) | up
-            st[L.DEAD] = (st[L.DEAD] & ~up) | seven
-            st[L.SWAP_SEAT] = seat
-        start_play(st, R)
+        answer_swap(st, R, action)
+
+
+@njit(cache=True, inline="always")
+def answer_swap(st, R, action):
+    """D5: the holder of the 7 of trump swaps it for the turn-up or keeps it; then the play
+    starts."""
+    if action == A.SWAP:
+        seat = st[L.TURN]
+        seven = 1 << (st[L.TRUMP] * 8)
+        up = 1 << st[L.TURNUP]
+        st[L.HANDS + seat] = (st[L.HANDS + seat] & ~seven) | up
+        st[L.DEAD] = (st[L.DEAD] & ~up) | seven
+        st[L.SWAP_SEAT] = seat
+    start_play(st, R)
 
 
 @njit(cache=True, inline="always")

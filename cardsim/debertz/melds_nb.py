@@ -80,6 +80,19 @@ RUN_POINTS, RUN_BEST = _suit_tables(False)                    # 7-8 card runs ar
 RUN_POINTS_NO_DEB, RUN_BEST_NO_DEB = _suit_tables(True)        # ... are fifties (D6.5)
 
 
+def _suit_melds(points, best):
+    """A suit byte's runs in one entry: ``key << 16 | points``, with ``key`` the comparison
+    key of its highest run without the trump tie-break bit (0: none), so that a hand's melds
+    cost one lookup a suit."""
+    key = np.where(best != 0, (((best - 1) >> 3) << 5 | ((best - 1) & 7) << 1) + 1, 0)
+    return key << 16 | points
+
+
+# entry plain * 256 + byte, plain = 1 where 7-8 card runs are fifties (D6.5)
+SUIT_MELDS = np.concatenate([_suit_melds(RUN_POINTS, RUN_BEST),
+                             _suit_melds(RUN_POINTS_NO_DEB, RUN_BEST_NO_DEB)])
+
+
 @njit(cache=True, inline="always")
 def meld_summary(hand, trump, debertz_trump_only, trump_wins_tie):
     """(key of the highest sequence, points of all sequences, kind of the highest) of a hand.
@@ -88,13 +101,12 @@ def meld_summary(hand, trump, debertz_trump_only, trump_wins_tie):
     best = 0
     points = 0
     for suit in range(4):
-        b = ix((hand >> (suit * 8)) & 0xFF)
         plain = debertz_trump_only & (suit != trump)  # D6.5: 7-8 card runs are fifties
-        code = RUN_BEST_NO_DEB[b] if plain else RUN_BEST[b]
-        points += RUN_POINTS_NO_DEB[b] if plain else RUN_POINTS[b]
-        tie = trump_wins_tie & (suit == trump)
-        key = ((((code - 1) >> 3) << 5) | (((code - 1) & 7) << 1) | tie) + 1
-        best = max(best, key if code != 0 else 0)
+        melds = SUIT_MELDS[ix(plain * 256 + ((hand >> (suit * 8)) & 0xFF))]
+        key = melds >> 16
+        points += melds & 0xFFFF
+        tie = trump_wins_tie & (suit == trump) & (key != 0)  # the trump run wins a tie
+        best = max(best, key + tie)
     return best, points, key_kind(best)
 
 

@@ -10,9 +10,13 @@ from numba import njit
 from cardsim import rng_nb, stream_keys
 from cardsim.debertz import layout as L
 from cardsim.debertz.engine_nb import (
-    announces_bella,
+    SWAP_CHOICES,
+    TRUMPS_BEATING_CARD,
+    answer_swap,
+    bid,
+    bids_allowed,
     card_key,
-    legal_in_trick,
+    legal_against,
     legal_mask,
     score_round,
     seat_after,
@@ -24,7 +28,6 @@ from cardsim.debertz.engine_nb import (
 )
 from cardsim.debertz.melds_nb import key_kind
 from cardsim.debertz.tables import CARD_POINTS, CARD_STRENGTH
-from cardsim.hands_nb import hand_of, hands_at, played, store_hands
 from cardsim.jit import NO_REFCOUNT, ix
 
 POLICY_KEY = stream_keys.POLICY
@@ -50,30 +53,25 @@ NUM_STATS = 21
 
 @njit(cache=True, **NO_REFCOUNT)
 def record_deal_stats(st, R, stats):
-    """Add the deal that just ended in ``st`` to a statistics row."""
+    """Add the deal that just ended in ``st`` to a statistics row. Counted with selects, not
+    branches: how a random deal ended (void, debertz, byte, which melds) is random."""
     stats[S_DEALS] += 1
     end = st[L.END]
-    if end == L.END_VOID:
-        stats[S_VOID] += 1
-    elif end == L.END_DEBERTZ:
-        stats[S_DEBERTZ] += 1
-    else:
-        stats[S_PLAYED] += 1
-        if st[L.BYTE] == L.BYTE_BYTE:
-            stats[S_BYTE] += 1
-        elif st[L.BYTE] == L.BYTE_HANGING:
-            stats[S_HANGING] += 1
-        mw = st[L.MELD_WINNER]
-        if mw >= 0:
-            kind = key_kind(st[L.BEST_MELD + mw])
-            if kind == 1:
-                stats[S_TERZ] += 1
-            elif kind == 2:
-                stats[S_FIFTY] += 1
-        if st[L.BELLA_SEAT] >= 0:
-            stats[S_BELLA] += 1
-        if end == L.END_POINTS:
-            stats[S_POINTS_END] += 1
+    void = end == L.END_VOID
+    debertz = end == L.END_DEBERTZ
+    scored = (not void) & (not debertz)
+    stats[S_VOID] += void
+    stats[S_DEBERTZ] += debertz
+    stats[S_PLAYED] += scored
+    stats[S_BYTE] += scored & (st[L.BYTE] == L.BYTE_BYTE)
+    stats[S_HANGING] += scored & (st[L.BYTE] == L.BYTE_HANGING)
+    mw = st[L.MELD_WINNER]
+    kind = key_kind(st[ix(L.BEST_MELD + max(mw, 0))]) if mw >= 0 else 0
+    stats[S_TERZ] += scored & (kind == 1)
+    stats[S_FIFTY] += scored & (kind == 2)
+    stats[S_BELLA] += scored & (st[L.BELLA_SEAT] >= 0)
+    stats[S_POINTS_END] += end == L.END_POINTS
+    if scored:
         for side in range(R[L.R_SIDES]):
             stats[S_RP + side] += st[L.ROUND_POINTS + side]
         bidder = st[L.BIDDER]
@@ -84,26 +82,37 @@ def record_deal_stats(st, R, stats):
         stats[S_WINS + st[L.WINNER]] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)
 def play_tricks(st, R, state):
+    """``play_tricks_under`` the conventions of ``R``. The default ones (no partner exemption,
+    no overtrumping on a ruff) get a copy of their own, compiled with them as constants: the
+    legal set then loses their cases, which every card would otherwise work out. Called, not
+    inlined, as is ``bid_at_random``: the copies would lengthen the compilation of every loop
+    that inlines ``play_random_deal``."""
+    partner_exemption = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
+    overtrump_on_ruff = R[L.R_OVERTRUMP_ON_RUFF]
+    if (partner_exemption == 0) & (overtrump_on_ruff == 0):
+        return play_tricks_under(st, R, state, 0, 0)
+    return play_tricks_under(st, R, state, partner_exemption, overtrump_on_ruff)
+
+
+@njit(cache=True, inline="always")
+def play_tricks_under(st, R, state, partner_exemption, overtrump_on_ruff):
     """Random legal cards from the start of a trick to the end of the round (end_mode
     "round"), from generator ``state`` held in a local: returns (new state, cards played).
     The same draws and the same final row as stepping card by card (the engine's
-    ``legal_in_trick`` and ``play_card``, whose rules it calls), with the hands and the trick
-    held in locals (tests/debertz/test_random_play.py)."""
+    ``legal_in_trick`` and ``play_card``, whose rules it calls), with the cards played, the
+    trick and the voids shown held in locals (tests/debertz/test_random_play.py)."""
     n = R[L.R_PLAYERS]
     trump = st[L.TRUMP]
-    partner_exemption = R[L.R_TEAMS] & R[L.R_PARTNER_EXEMPTION]
-    overtrump_on_ruff = R[L.R_OVERTRUMP_ON_RUFF]
-    bella_seat = st[L.BELLA_SEAT]
-    any_card = R[L.R_BELLA_ANY_CARD]
-    h0, h1, h2, h3 = hands_at(st, L.HANDS)
     gone = st[L.PLAYED]
-    bella = st[L.BELLA_SHOWN]
     n_plays = st[L.N_PLAYS]
     leader = st[L.LEADER]
     trick_no = st[L.TRICK_NO]
     last = tricks_per_round(n)
+    all_trumps = 0xFF << (trump * 8)
+    beating_at = trump * 32  # this trump suit's part of TRUMPS_BEATING_CARD
+    voids = 0  # the suits each seat shows it lacks, 4 bits a seat
     cards = 0
     while True:
         seat = leader
@@ -111,16 +120,22 @@ def play_tricks(st, R, state):
         top = -1
         best = -1
         points = 0
+        higher = all_trumps  # the trumps that would beat every card played to the trick
         for k in range(n):
-            hand = hand_of(h0, h1, h2, h3, seat)
-            allowed = hand if k == 0 else legal_in_trick(hand, seat, led, trump, top, best,
-                                                         partner_exemption, overtrump_on_ruff)
+            # the row's hands are brought up to date at the end: a seat's hand is what it held
+            # less the cards played since (one load, where picking a hand out of four locals
+            # and taking the card out of it were a dozen instructions)
+            hand = st[ix(L.HANDS + seat)] & ~gone
+            partner_wins = partner_exemption & (((top ^ seat) & 1) == 0)
+            allowed = hand if k == 0 else legal_against(hand, led, trump, higher, partner_wins,
+                                                        overtrump_on_ruff)
             state, card = rng_nb.random_bit_scalar(allowed, state)
+            # kept as a mask rather than worked out from the best card's strength: the next
+            # legal set then waits for one lookup after the card is drawn, not two
+            higher &= TRUMPS_BEATING_CARD[ix(beating_at + card)]
             suit = card >> 3
             led = suit if k == 0 else led
-            st[ix(L.VOIDS + seat)] |= voids_shown(seat, suit, led, trump, top,
-                                                  partner_exemption)
-            h0, h1, h2, h3 = played(h0, h1, h2, h3, seat, card)
+            voids |= voids_shown(seat, suit, led, trump, top, partner_exemption) << (4 * seat)
             st[ix(L.TRICK + k)] = card
             st[ix(L.PLAYS + n_plays)] = seat * 32 + card
             n_plays += 1
@@ -130,8 +145,6 @@ def play_tricks(st, R, state):
             top = seat if strength > best else top
             best = max(strength, best)
             points += CARD_POINTS[key]
-            bella |= announces_bella(seat, card, trump, bella_seat,
-                                     hand_of(h0, h1, h2, h3, seat), any_card)
             gone |= 1 << card
             seat = seat_after(seat, 1, n)
         cards += n
@@ -140,9 +153,13 @@ def play_tricks(st, R, state):
         leader = top
         if trick_no == last:
             break
-    store_hands(st, L.HANDS, h0, h1, h2, h3)
+    for s in range(n):
+        st[ix(L.HANDS + s)] &= ~gone
+        st[ix(L.VOIDS + s)] |= (voids >> (4 * s)) & 15
     st[L.PLAYED] = gone
-    st[L.BELLA_SHOWN] = bella
+    # D7: the holder of K and Q of trump plays both before the round ends, and one of them
+    # announces the bella (``announces_bella``: the first, or the second), whatever the order
+    st[L.BELLA_SHOWN] |= st[L.BELLA_SEAT] >= 0
     st[L.N_PLAYS] = n_plays
     st[L.TRICK_NO] = trick_no
     start_trick(st, leader)
@@ -150,13 +167,42 @@ def play_tricks(st, R, state):
     return state, cards
 
 
+@njit(cache=True, **NO_REFCOUNT)
+def bid_at_random(st, R, state):
+    """Random bids from the current one until the bidding ends (trump chosen, or the deal
+    void), then the seven swap if it is offered, from generator ``state`` held in a local:
+    returns (new state, decisions taken). The engine's ``bids_allowed``, ``bid`` and
+    ``answer_swap`` decide, without the step's dispatch on the phase
+    (tests/debertz/test_random_play.py)."""
+    turnup_suit = st[L.TURNUP] >> 3
+    dealer = st[L.DEALER]
+    obligatory = R[L.R_OBLIGATORY]
+    taken = 0
+    while st[L.PHASE] <= L.PH_BID2:
+        allowed = bids_allowed(st[L.PHASE] == L.PH_BID2, turnup_suit, st[L.TURN] == dealer,
+                               obligatory)
+        state, action = rng_nb.random_bit_scalar(allowed, state)
+        bid(st, R, action)
+        taken += 1
+    if st[L.PHASE] == L.PH_SWAP:  # D5: the seven swap, offered after a first-round bid
+        state, action = rng_nb.random_bit_scalar(SWAP_CHOICES, state)
+        answer_swap(st, R, action)
+        taken += 1
+    return state, taken
+
+
 @njit(cache=True, inline="always")
 def play_random_deal(st, R, state):
     """Random legal decisions until the current deal ends, from generator ``state`` held in a
-    local (no memory traffic per decision). Returns (new state, decisions taken). Under
-    end_mode "round" the cards are played by ``play_tricks``."""
+    local (no memory traffic per decision). Returns (new state, decisions taken). The bids
+    and the seven swap are made by ``bid_at_random``; under end_mode "round" the cards are
+    played by ``play_tricks``."""
     taken = 0
     while st[L.PHASE] < L.PH_DEAL_END:
+        if st[L.PHASE] <= L.PH_BID2:
+            state, bids = bid_at_random(st, R, state)
+            taken += bids
+            continue
         if (st[L.PHASE] == L.PH_PLAY) & (st[L.TRICK_LEN] == 0) & (R[L.R_END_POINTS] == 0):
             state, cards = play_tricks(st, R, state)
             taken += cards
@@ -168,9 +214,9 @@ def play_random_deal(st, R, state):
 
 
 def simulate_random(R, seed, first_game, n_items, whole_games, n_blocks):
-    """Play items ``first_game .. first_game + n_items - 1`` (deals, each a fresh game, or whole games)
-    with random decisions on the engine's fast path (``cardsim.random_play_nb``, written once
-    for both games). Returns the statistics array summed over blocks (columns S_*)."""
+    """Play items ``first_game .. first_game + n_items - 1`` (deals, each a fresh game, or
+    whole games) with random decisions on the engine's fast path (``cardsim.random_play_nb``,
+    written once for both games). Returns the statistics array summed over blocks (columns S_*)."""
     from cardsim.game_nb import GameTag
     from cardsim.random_play_nb import simulate_random as simulate
 
